@@ -1,0 +1,222 @@
+//! The words of the clip's marker: what was cut, exactly, and how to get it back.
+//!
+//! The marker is a contract with the model that reads it. Every number is exact (the token
+//! figure is characters / 4 rounded up, and says it is an estimate), and the hint names a
+//! concrete way to fetch the omitted lines for the kind of tool that produced them. Smaller
+//! budgets get shorter tiers of the same statement; the smallest is a bare ellipsis.
+
+use crate::profile::{Profile, ToolKind};
+use crate::text::{thousands, tokens_for_chars};
+
+/// What a clip omitted. Lines are 1-based; a line cut in two counts as omitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    pub first: u64,
+    pub last: u64,
+    pub total_lines: u64,
+    /// Characters of line `first` shown before the cut (0: the cut is at its start).
+    pub first_shown: u64,
+    /// Characters of line `last` shown after the cut (0: the cut is at its end).
+    pub last_shown: u64,
+    pub chars: u64,
+    /// Lines with at least one omitted character: `last - first + 1` for a real span.
+    pub lines: u64,
+}
+
+impl Span {
+    /// A span whose every number is at least as long, printed, as any real span's of an input
+    /// with these totals, so its marker's length bounds theirs.
+    #[must_use]
+    pub fn widest(total_lines: u64, total_chars: u64) -> Self {
+        Span {
+            first: total_lines,
+            last: total_lines.saturating_add(1),
+            total_lines,
+            first_shown: total_chars,
+            last_shown: total_chars,
+            chars: total_chars,
+            lines: total_lines,
+        }
+    }
+}
+
+/// Marker sizes, longest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tier {
+    Full,
+    Compact,
+    Terse,
+    Bare,
+}
+
+pub const TIERS: [Tier; 4] = [Tier::Full, Tier::Compact, Tier::Terse, Tier::Bare];
+
+/// The marker text for `span` in `tier`, on one line.
+#[must_use]
+pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
+    match tier {
+        Tier::Full => {
+            let what = if profile.tool.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", profile.tool)
+            };
+            let n = span.lines;
+            format!(
+                "[shapeclip: {} omitted from this {what}output ({} {}, {} chars, ~{} tokens). {}]",
+                place(span),
+                thousands(n),
+                if n == 1 { "line" } else { "lines" },
+                thousands(span.chars),
+                thousands(tokens_for_chars(span.chars)),
+                hint(span, profile.kind),
+            )
+        }
+        Tier::Compact => format!(
+            "[shapeclip: {} of {} omitted, ~{} tokens]",
+            line_range(span, true),
+            thousands(span.total_lines),
+            thousands(tokens_for_chars(span.chars)),
+        ),
+        Tier::Terse => format!("[{} omitted]", line_range(span, false)),
+        Tier::Bare => "\u{2026}".to_owned(),
+    }
+}
+
+fn line_range(span: &Span, grouped: bool) -> String {
+    let n = |v: u64| if grouped { thousands(v) } else { v.to_string() };
+    if span.first == span.last {
+        format!("line {}", n(span.first))
+    } else {
+        format!("lines {}-{}", n(span.first), n(span.last))
+    }
+}
+
+/// Which lines, and which parts of the two lines the cut passes through.
+fn place(span: &Span) -> String {
+    let range = format!(
+        "{} of {}",
+        line_range(span, true),
+        thousands(span.total_lines)
+    );
+    let (a, b) = (thousands(span.first_shown), thousands(span.last_shown));
+    if span.first == span.last {
+        return match (span.first_shown, span.last_shown) {
+            (0, 0) => range,
+            (_, 0) => format!("{range} after its first {a} chars"),
+            (0, _) => format!("{range} except its last {b} chars"),
+            _ => format!("{range} except its first {a} and last {b} chars"),
+        };
+    }
+    let (f, l) = (thousands(span.first), thousands(span.last));
+    match (span.first_shown, span.last_shown) {
+        (0, 0) => range,
+        (_, 0) => format!("{range} (line {f} after its first {a} chars)"),
+        (0, _) => format!("{range} (line {l} except its last {b} chars)"),
+        _ => format!(
+            "{range} (line {f} after its first {a} chars; line {l} except its last {b} chars)"
+        ),
+    }
+}
+
+fn hint(span: &Span, kind: ToolKind) -> String {
+    let (a, b) = (span.first, span.last);
+    match kind {
+        ToolKind::Shell => format!(
+            "To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
+        ),
+        ToolKind::FileRead => format!(
+            "To see them, read the file again with offset {a} and limit {} (line numbers start at 1).",
+            span.lines
+        ),
+        ToolKind::Search => {
+            "To see them, search again narrower: a more specific pattern, a subdirectory, \
+                             or -l / -c for just the files and counts."
+                .to_owned()
+        }
+        ToolKind::Web => {
+            "To see them, fetch it again narrower: one section, one page, or a query.".to_owned()
+        }
+        ToolKind::Other => format!(
+            "To see them, call the tool again for lines {a} to {b}, or for a narrower result."
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(kind: &str) -> Profile {
+        Profile::new(kind, Some("bash"), 1, 1).unwrap()
+    }
+
+    #[test]
+    fn full_marker_states_exact_lines_and_a_way_back() {
+        let span = Span {
+            first: 412,
+            last: 9873,
+            total_lines: 10_240,
+            first_shown: 0,
+            last_shown: 0,
+            chars: 393_240,
+            lines: 9462,
+        };
+        assert_eq!(
+            render(Tier::Full, &span, &profile("shell")),
+            "[shapeclip: lines 412-9,873 of 10,240 omitted from this bash output (9,462 lines, 393,240 chars, \
+             ~98,310 tokens). To see them, run the command again piped through sed -n '412,9873p' \
+             (or head, tail, grep), or narrow it.]"
+        );
+        assert_eq!(
+            render(Tier::Compact, &span, &profile("shell")),
+            "[shapeclip: lines 412-9,873 of 10,240 omitted, ~98,310 tokens]"
+        );
+        assert_eq!(
+            render(Tier::Terse, &span, &profile("shell")),
+            "[lines 412-9873 omitted]"
+        );
+        assert!(
+            render(Tier::Full, &span, &profile("file_read")).contains("offset 412 and limit 9462")
+        );
+    }
+
+    #[test]
+    fn partial_lines_are_described() {
+        let span = Span {
+            first: 1,
+            last: 1,
+            total_lines: 1,
+            first_shown: 3000,
+            last_shown: 2000,
+            chars: 10,
+            lines: 1,
+        };
+        assert!(render(Tier::Full, &span, &profile("other")).starts_with(
+            "[shapeclip: line 1 of 1 except its first 3,000 and last 2,000 chars omitted from this bash output (1 line,"
+        ));
+    }
+
+    #[test]
+    fn widest_span_bounds_every_tier() {
+        let widest = Span::widest(10_240, 500_000);
+        let real = Span {
+            first: 9,
+            last: 10_240,
+            total_lines: 10_240,
+            first_shown: 5,
+            last_shown: 0,
+            chars: 499_000,
+            lines: 10_232,
+        };
+        for tier in TIERS {
+            for kind in ["shell", "file_read", "search", "web", "other"] {
+                let p = profile(kind);
+                assert!(
+                    render(tier, &real, &p).chars().count()
+                        <= render(tier, &widest, &p).chars().count()
+                );
+            }
+        }
+    }
+}

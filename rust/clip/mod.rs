@@ -1,0 +1,119 @@
+//! The line-aware head and tail clip: the shape for output with no other shape, and the
+//! fallback of every other planner.
+//!
+//! The budget pays first for the marker (sized for the widest numbers this input could need),
+//! and the rest is split between head and tail by the tool's profile. Each side is cut at a
+//! line boundary when one is near (wasting at most a quarter of that side's share), and inside
+//! the line otherwise, so a single 50 MB line is still cut, at a character boundary.
+
+pub mod marker;
+pub mod window;
+
+use crate::engine::sink::Totals;
+use crate::plan::{LineRange, Piece, Plan, Shape};
+use crate::profile::Profile;
+use crate::text::{byte_at_char, byte_at_char_from_end, char_count, count_chars_and_newlines};
+use marker::{Span, TIERS, Tier};
+use window::Window;
+
+/// Newlines that may set the marker on a line of its own: one before it, one after it.
+const MARKER_SEPARATORS: u64 = 2;
+
+/// Plans a clip of an input longer than `budget` characters, seen through `window`.
+/// The plan renders to at most `budget` characters.
+#[must_use]
+pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) -> Plan {
+    debug_assert!(totals.chars > budget);
+    let widest = Span::widest(totals.lines, totals.chars);
+    let worst = |tier| char_count(&marker::render(tier, &widest, profile)) + MARKER_SEPARATORS;
+    let tier = TIERS
+        .into_iter()
+        .find(|&t| worst(t) <= budget / 2)
+        .unwrap_or(Tier::Bare);
+    let room = budget.saturating_sub(worst(tier));
+    let total_weight = profile.head_weight + profile.tail_weight;
+    let head_room = room * profile.head_weight / total_weight;
+    let tail_room = room - head_room;
+
+    let head = &window.head[..cut_head(&window.head, head_room)];
+    let tail_start = cut_tail(&window.tail, tail_room);
+    let tail = &window.tail[tail_start..];
+    let span = omitted_span(head, &window.tail, tail_start, totals);
+
+    let mut pieces = Vec::with_capacity(3);
+    let mut marker_line = marker::render(tier, &span, profile);
+    if !head.is_empty() {
+        if !head.ends_with('\n') {
+            marker_line.insert(0, '\n');
+        }
+        pieces.push(Piece::Kept(head.to_owned()));
+    }
+    if !tail.is_empty() {
+        marker_line.push('\n');
+    }
+    pieces.push(Piece::Marker(marker_line));
+    if !tail.is_empty() {
+        pieces.push(Piece::Kept(tail.to_owned()));
+    }
+    Plan {
+        shape: Shape::Clip,
+        pieces,
+        omitted: vec![LineRange {
+            first: span.first,
+            last: span.last,
+        }],
+        omitted_chars: span.chars,
+    }
+}
+
+/// Byte length of the head to show from `text` within `room` characters.
+fn cut_head(text: &str, room: u64) -> usize {
+    let at = byte_at_char(text, room);
+    match memchr::memrchr(b'\n', &text.as_bytes()[..at]) {
+        Some(nl) if char_count(&text[..=nl]) >= room - room / 4 => nl + 1,
+        _ => at,
+    }
+}
+
+/// Byte offset in `text` where the tail to show, at most `room` characters, starts.
+fn cut_tail(text: &str, room: u64) -> usize {
+    if room == 0 {
+        return text.len();
+    }
+    let at = byte_at_char_from_end(text, room);
+    // The window holds one character more than any tail, so `at` is never 0 here.
+    match memchr::memchr(b'\n', &text.as_bytes()[at - 1..]) {
+        Some(i) if char_count(&text[at + i..]) >= room - room / 4 => at + i,
+        _ => at,
+    }
+}
+
+fn omitted_span(head: &str, tail_text: &str, tail_start: usize, totals: &Totals) -> Span {
+    let (head_chars, head_newlines) = count_chars_and_newlines(head.as_bytes());
+    let tail = &tail_text[tail_start..];
+    let (tail_chars, tail_newlines) = count_chars_and_newlines(tail.as_bytes());
+    let first = head_newlines + 1;
+    let first_shown = char_count(&head[head.rfind('\n').map_or(0, |nl| nl + 1)..]);
+    let (last, last_shown) = if tail.is_empty() {
+        (totals.lines, 0)
+    } else {
+        let tail_start_line = 1 + totals.newlines - tail_newlines;
+        if tail_text[..tail_start].ends_with('\n') {
+            (tail_start_line - 1, 0)
+        } else {
+            (
+                tail_start_line,
+                char_count(&tail[..tail.find('\n').unwrap_or(tail.len())]),
+            )
+        }
+    };
+    Span {
+        first,
+        last,
+        total_lines: totals.lines,
+        first_shown,
+        last_shown,
+        chars: totals.chars - head_chars - tail_chars,
+        lines: last - first + 1,
+    }
+}

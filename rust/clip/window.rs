@@ -1,0 +1,65 @@
+//! The clip's bounded memory of the input: its first characters and its last characters.
+//!
+//! Whatever the input's size, the clip only ever shows a prefix and a suffix shorter than the
+//! budget, so it keeps the first `budget` characters and at least the last `budget + 1` (one
+//! more, to know whether the shown suffix starts at a line start). A block of any size costs
+//! a copy of at most a few budgets' worth of bytes.
+
+use crate::engine::sink::{Block, Sink};
+use crate::text::{byte_at_char, byte_at_char_from_end};
+
+#[derive(Debug)]
+pub struct Window {
+    budget: u64,
+    /// The first `min(budget, input)` characters.
+    pub head: String,
+    head_chars: u64,
+    /// At least the last `budget + 1` characters (all of them for a shorter input).
+    pub tail: String,
+}
+
+impl Window {
+    #[must_use]
+    pub fn new(budget: u64) -> Self {
+        Window {
+            budget,
+            head: String::new(),
+            head_chars: 0,
+            tail: String::new(),
+        }
+    }
+
+    /// Bytes that surely hold `budget + 1` characters, whatever their width.
+    fn tail_keep_bytes(&self) -> usize {
+        usize::try_from(self.budget.saturating_add(2).saturating_mul(4)).unwrap_or(usize::MAX)
+    }
+}
+
+impl Sink for Window {
+    fn block(&mut self, block: &Block<'_>) {
+        let text = block.text;
+        if self.head_chars < self.budget {
+            let end = byte_at_char(text, self.budget - self.head_chars);
+            self.head.push_str(&text[..end]);
+            self.head_chars += if end == text.len() {
+                block.chars
+            } else {
+                self.budget - self.head_chars
+            };
+        }
+        let keep = self.tail_keep_bytes();
+        let mut start = text.len().saturating_sub(keep);
+        while !text.is_char_boundary(start) {
+            start += 1;
+        }
+        if start > 0 {
+            // The block alone holds enough: what was kept before is no longer needed.
+            self.tail.clear();
+        }
+        self.tail.push_str(&text[start..]);
+        if self.tail.len() > 2 * keep {
+            let cut = byte_at_char_from_end(&self.tail, self.budget + 1);
+            self.tail.drain(..cut);
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Turns chunks of input into blocks of whole lines, the way ripgrep's searcher does.
+//!
+//! Only the partial last line of a chunk is carried to the next one; the rest of the chunk is
+//! handed to the sinks in place, without a copy. Lines end at `'\n'` (a CRLF line keeps its
+//! `'\r'` as text), and since `'\n'` never occurs inside a UTF-8 sequence, splitting there never
+//! cuts a character. Bytes that are not valid UTF-8 become U+FFFD exactly as Python's
+//! `bytes.decode("utf-8", "replace")` does, whichever way the input was split into chunks.
+//! A line longer than [`LINE_PIECE_CAP`] is passed on in pieces so memory stays bounded.
+
+use std::borrow::Cow;
+
+use super::sink::{Block, Sink, Totals};
+use crate::text::count_chars_and_newlines;
+
+/// Bytes of one unfinished line the reader holds before passing it on in pieces.
+pub const LINE_PIECE_CAP: usize = 1 << 20;
+
+#[derive(Debug, Default)]
+pub struct LineReader {
+    /// The unfinished last line of the input so far (possibly ending in part of a UTF-8 sequence).
+    carry: Vec<u8>,
+    /// Part of the current line was already passed on.
+    mid_line: bool,
+    next_char: u64,
+    newlines: u64,
+}
+
+impl LineReader {
+    /// Reads a chunk known to be valid UTF-8.
+    pub fn feed_str(&mut self, chunk: &str, sink: &mut impl Sink) {
+        self.feed(chunk.as_bytes(), true, sink);
+    }
+
+    /// Reads a chunk of bytes that may hold invalid UTF-8, or a sequence split across chunks.
+    pub fn feed_bytes(&mut self, chunk: &[u8], sink: &mut impl Sink) {
+        self.feed(chunk, false, sink);
+    }
+
+    /// Passes on what is still carried and returns the totals of the whole input.
+    pub fn finish(mut self, sink: &mut impl Sink) -> Totals {
+        if !self.carry.is_empty() {
+            let carry = std::mem::take(&mut self.carry);
+            self.emit(&carry, false, false, sink);
+        }
+        let ends_open = self.mid_line;
+        Totals {
+            chars: self.next_char,
+            lines: self.newlines + u64::from(ends_open),
+            newlines: self.newlines,
+        }
+    }
+
+    fn feed(&mut self, chunk: &[u8], valid: bool, sink: &mut impl Sink) {
+        let mut rest = chunk;
+        // Finish the carried line first; a line that outgrows the cap is passed on in pieces.
+        while !self.carry.is_empty() {
+            if let Some(nl) = memchr::memchr(b'\n', rest) {
+                self.carry.extend_from_slice(&rest[..=nl]);
+                let carry = std::mem::take(&mut self.carry);
+                self.emit(&carry, false, false, sink);
+                self.carry = carry;
+                self.carry.clear();
+                rest = &rest[nl + 1..];
+                break;
+            }
+            let room = LINE_PIECE_CAP.saturating_sub(self.carry.len());
+            if rest.len() < room {
+                self.carry.extend_from_slice(rest);
+                return;
+            }
+            self.carry.extend_from_slice(&rest[..room]);
+            rest = &rest[room..];
+            let carry = std::mem::take(&mut self.carry);
+            let cut = sequence_safe_cut(&carry);
+            self.emit(&carry[..cut], false, true, sink);
+            self.carry = carry[cut..].to_vec();
+        }
+        if let Some(last_nl) = memchr::memrchr(b'\n', rest) {
+            self.emit(&rest[..=last_nl], valid, false, sink);
+            rest = &rest[last_nl + 1..];
+        }
+        if rest.len() >= LINE_PIECE_CAP {
+            let cut = sequence_safe_cut(rest);
+            self.emit(&rest[..cut], valid, true, sink);
+            rest = &rest[cut..];
+        }
+        self.carry.extend_from_slice(rest);
+    }
+
+    /// Decodes `bytes` and hands them to the sink as one block.
+    fn emit(&mut self, bytes: &[u8], valid: bool, line_open: bool, sink: &mut impl Sink) {
+        if bytes.is_empty() {
+            return;
+        }
+        let text: Cow<'_, str> = if valid {
+            // SAFETY: `bytes` is a slice of a `&str` cut at '\n' bytes or by
+            // `sequence_safe_cut`, so it starts and ends on character boundaries.
+            Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) })
+        } else {
+            String::from_utf8_lossy(bytes)
+        };
+        let (chars, newlines) = count_chars_and_newlines(text.as_bytes());
+        let block = Block {
+            text: &text,
+            first_line: self.newlines + 1,
+            first_char: self.next_char,
+            chars,
+            newlines,
+            continues_line: self.mid_line,
+            line_open,
+        };
+        sink.block(&block);
+        self.next_char += chars;
+        self.newlines += newlines;
+        self.mid_line = !text.ends_with('\n');
+    }
+}
+
+/// Where to split a run of bytes without a `'\n'` so that decoding the two parts separately gives
+/// the same text as decoding them together: before a trailing UTF-8 sequence that is not yet
+/// complete, else at the end.
+fn sequence_safe_cut(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    for back in 1..=len.min(4) {
+        let b = bytes[len - back];
+        if b & 0xC0 == 0x80 {
+            continue; // a continuation byte: the sequence started further back
+        }
+        let width = match b {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => 1,
+        };
+        return if width > back { len - back } else { len };
+    }
+    len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records every block, so tests can compare the exact calls two ways of reading produce.
+    #[derive(Default)]
+    struct Transcript(Vec<String>);
+
+    impl Sink for Transcript {
+        fn block(&mut self, b: &Block<'_>) {
+            self.0.push(format!(
+                "{}:{}:{}:{}:{}:{}:{:?}",
+                b.first_line,
+                b.first_char,
+                b.chars,
+                b.newlines,
+                b.continues_line,
+                b.line_open,
+                b.text
+            ));
+        }
+    }
+
+    fn read_in_chunks(input: &[u8], size: usize) -> (String, Totals) {
+        let mut reader = LineReader::default();
+        let mut sink = Transcript::default();
+        for chunk in input.chunks(size.max(1)) {
+            reader.feed_bytes(chunk, &mut sink);
+        }
+        let totals = reader.finish(&mut sink);
+        let text: String = sink
+            .0
+            .iter()
+            .map(|l| l.rsplit_once(":\"").map_or("", |x| x.1))
+            .collect();
+        (text, totals)
+    }
+
+    #[test]
+    fn any_split_decodes_like_one_chunk() {
+        let input = b"ab\xe2\x82\xac\ncd\xff\xfe\n\xf0\x9f\x98\nlast \xe2\x82";
+        let expected = String::from_utf8_lossy(input).into_owned();
+        for size in 1..=input.len() {
+            let mut reader = LineReader::default();
+            let mut texts = Vec::new();
+            struct Collect<'v>(&'v mut Vec<String>);
+            impl Sink for Collect<'_> {
+                fn block(&mut self, b: &Block<'_>) {
+                    self.0.push(b.text.to_owned());
+                }
+            }
+            for chunk in input.chunks(size) {
+                reader.feed_bytes(chunk, &mut Collect(&mut texts));
+            }
+            let totals = reader.finish(&mut Collect(&mut texts));
+            assert_eq!(texts.concat(), expected, "chunk size {size}");
+            assert_eq!(totals.chars, expected.chars().count() as u64);
+            assert_eq!(totals.lines, 4);
+            assert_eq!(totals.newlines, 3);
+        }
+    }
+
+    #[test]
+    fn blocks_carry_line_numbers_and_offsets() {
+        let (_, totals) = read_in_chunks(b"one\ntwo\nthree", 5);
+        assert_eq!(
+            totals,
+            Totals {
+                chars: 13,
+                lines: 3,
+                newlines: 2
+            }
+        );
+        let mut reader = LineReader::default();
+        let mut sink = Transcript::default();
+        reader.feed_str("one\ntwo\nthr", &mut sink);
+        reader.feed_str("ee\nfour", &mut sink);
+        reader.finish(&mut sink);
+        assert_eq!(
+            sink.0,
+            [
+                "1:0:8:2:false:false:\"one\\ntwo\\n\"",
+                "3:8:6:1:false:false:\"three\\n\"",
+                "4:14:4:0:false:false:\"four\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_cap_arrives_in_pieces() {
+        let mut line = "\u{20ac}".repeat(LINE_PIECE_CAP / 3 + 10).into_bytes();
+        line.extend_from_slice(b"\nnext\n");
+        let mut reader = LineReader::default();
+        let mut sink = Transcript::default();
+        for chunk in line.chunks(4096) {
+            reader.feed_bytes(chunk, &mut sink);
+        }
+        let totals = reader.finish(&mut sink);
+        assert_eq!(totals.lines, 2);
+        let opens: Vec<bool> = sink.0.iter().map(|l| l.contains(":true:")).collect();
+        assert!(opens.iter().any(|&o| o), "some piece is open or continued");
+        assert!(sink.0.len() >= 2);
+        assert!(
+            sink.0.last().unwrap().starts_with("1:") || sink.0.last().unwrap().starts_with("2:")
+        );
+    }
+
+    #[test]
+    fn cut_keeps_incomplete_sequences_whole() {
+        assert_eq!(sequence_safe_cut(b"ab\xe2\x82"), 2);
+        assert_eq!(sequence_safe_cut(b"ab\xe2\x82\xac"), 5);
+        assert_eq!(sequence_safe_cut(b"ab\xf0"), 2);
+        assert_eq!(sequence_safe_cut(b"\x80\x80\x80\x80\x80"), 5);
+        assert_eq!(sequence_safe_cut(b"abc"), 3);
+    }
+}

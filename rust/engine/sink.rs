@@ -1,0 +1,42 @@
+//! What the reader hands to the planners.
+//!
+//! Every planner (clip, search, log) watches the same single pass over the input through the
+//! [`Sink`] trait. The reader delivers [`Block`]s of whole lines, so a planner can run one
+//! multi-pattern scan over a block instead of a call per line; only a line longer than the
+//! reader's cap arrives in several pieces, flagged by `continues_line` and `line_open`.
+
+/// A run of decoded input text, as delivered by the reader.
+#[derive(Debug, Clone, Copy)]
+pub struct Block<'a> {
+    /// Valid UTF-8. Ends in `'\n'` unless `line_open` is set or this is the end of the input.
+    pub text: &'a str,
+    /// 1-based number of the line that `text` starts in.
+    pub first_line: u64,
+    /// 0-based character (code point) offset of `text` in the whole input.
+    pub first_char: u64,
+    /// Characters (code points) in `text`.
+    pub chars: u64,
+    /// `'\n'` bytes in `text`.
+    pub newlines: u64,
+    /// `text` starts inside a line whose earlier part came in the previous block.
+    pub continues_line: bool,
+    /// `text` stops inside a line that goes on in the next block (a line longer than the cap).
+    pub line_open: bool,
+}
+
+/// Facts about the whole input, known once it has all been read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Characters (code points), as Python's `len` counts them.
+    pub chars: u64,
+    /// Lines: the `'\n'` count, plus one when the input ends in an unterminated line.
+    pub lines: u64,
+    /// `'\n'` bytes in the input.
+    pub newlines: u64,
+}
+
+/// A planner's view of the single pass: it observes every block once, in order, and keeps only
+/// state bounded by its budget and fixed caps.
+pub trait Sink {
+    fn block(&mut self, block: &Block<'_>);
+}

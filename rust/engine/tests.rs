@@ -1,0 +1,96 @@
+//! Engine tests that need no interpreter: budget bound, passthrough, exact spans, and that
+//! every way of splitting the input gives the same result.
+
+use super::*;
+use crate::text;
+
+fn profile() -> Profile {
+    Profile::new("shell", Some("bash"), 3000, 6000).unwrap()
+}
+
+fn run(chunks: &[&[u8]], budget: u64) -> Outcome {
+    let mut engine = Engine::new(budget, profile()).unwrap();
+    for chunk in chunks {
+        engine.feed_bytes(chunk);
+    }
+    engine.finish()
+}
+
+fn numbered_lines(n: usize) -> String {
+    (1..=n).map(|i| format!("line {i} of the log\n")).collect()
+}
+
+#[test]
+fn fits_is_passthrough() {
+    let out = run(&[b"a\nb\n"], 4);
+    assert_eq!(out.plan.shape, Shape::Passthrough);
+    assert_eq!(out.plan.render(), "a\nb\n");
+}
+
+#[test]
+fn rejects_zero_budget() {
+    assert!(Engine::new(0, profile()).is_err());
+}
+
+#[test]
+fn clip_is_within_budget_and_counts_exactly() {
+    let input = numbered_lines(1000);
+    for budget in [1, 2, 3, 10, 57, 200, 400, 1000, 4000, 16_000] {
+        let out = run(&[input.as_bytes()], budget);
+        let text = out.plan.render();
+        assert!(
+            text.chars().count() as u64 <= budget,
+            "budget {budget}: {}",
+            text.chars().count()
+        );
+        assert_eq!(
+            out.plan.omitted_chars + (text.chars().count() as u64) >= out.plan.omitted_chars,
+            true
+        );
+        let range = out.plan.omitted[0];
+        assert!(range.first >= 1 && range.last <= 1000 && range.first <= range.last);
+    }
+    let out = run(&[input.as_bytes()], 4000);
+    let text = out.plan.render();
+    let range = out.plan.omitted[0];
+    // Whole lines were cut, so the kept lines are exactly the ones outside the range.
+    let kept: Vec<&str> = input
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| (*i as u64 + 1) < range.first || (*i as u64 + 1) > range.last)
+        .map(|(_, l)| l)
+        .collect();
+    let shown: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("[shapeclip:"))
+        .collect();
+    assert_eq!(kept, shown);
+    let marker = format!(
+        "lines {}-{} of 1,000",
+        text::thousands(range.first),
+        text::thousands(range.last)
+    );
+    assert!(text.contains(&marker), "{text}");
+}
+
+#[test]
+fn one_huge_line_is_cut_inside() {
+    let input = "x".repeat(3_000_000);
+    let out = run(&[input.as_bytes()], 2000);
+    let text = out.plan.render();
+    assert!(text.chars().count() <= 2000);
+    assert!(text.contains("line 1 of 1 except its first"), "{text}");
+    assert_eq!(out.totals.lines, 1);
+}
+
+#[test]
+fn every_split_gives_the_same_output() {
+    let mut input = numbered_lines(300).into_bytes();
+    input.extend_from_slice("\u{4e2d}\u{6587} \u{1f600}\r\ntail line".as_bytes());
+    input.extend_from_slice(b"\xff\xfe no newline at the end");
+    let whole = run(&[&input], 700).plan.render();
+    for size in [1, 2, 3, 7, 64, 4096] {
+        let chunks: Vec<&[u8]> = input.chunks(size).collect();
+        assert_eq!(run(&chunks, 700).plan.render(), whole, "chunk size {size}");
+    }
+}

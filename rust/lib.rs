@@ -1,0 +1,146 @@
+//! `shapeclip._core`: the Python binding of the engine, and nothing else.
+//!
+//! Each entry point extracts its arguments, releases the GIL while the engine works on borrowed
+//! text, and converts the result. A panic inside the engine is caught here and raised as
+//! `EngineError`, which the Python facade answers by falling back to its pure-Python clip; it
+//! never reaches a caller.
+
+mod clip;
+mod engine;
+mod error;
+mod plan;
+mod profile;
+mod text;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use engine::{Engine, Outcome};
+use error::Error;
+use profile::Profile;
+
+create_exception!(
+    _core,
+    EngineError,
+    PyException,
+    "The native engine failed; the facade falls back."
+);
+
+fn to_py_err(err: &Error) -> PyErr {
+    match err {
+        Error::Argument(msg) => PyValueError::new_err(msg.clone()),
+        Error::Finished => EngineError::new_err(err.to_string()),
+    }
+}
+
+/// Runs engine work with the GIL released and any panic turned into `EngineError`.
+fn run_detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    py.detach(|| catch_unwind(AssertUnwindSafe(work)))
+        .map_err(|_| EngineError::new_err("the native engine panicked"))
+}
+
+/// What one compression produced, with the facts callers may want about it.
+#[pyclass(module = "shapeclip._core", frozen, get_all)]
+struct Report {
+    text: String,
+    shape: &'static str,
+    input_chars: u64,
+    input_lines: u64,
+    omitted_chars: u64,
+    omitted_lines: u64,
+    omitted_ranges: Vec<(u64, u64)>,
+}
+
+impl From<Outcome> for Report {
+    fn from(outcome: Outcome) -> Self {
+        Report {
+            text: outcome.plan.render(),
+            shape: outcome.plan.shape.name(),
+            input_chars: outcome.totals.chars,
+            input_lines: outcome.totals.lines,
+            omitted_chars: outcome.plan.omitted_chars,
+            omitted_lines: outcome.plan.omitted_lines(),
+            omitted_ranges: outcome
+                .plan
+                .omitted
+                .iter()
+                .map(|r| (r.first, r.last))
+                .collect(),
+        }
+    }
+}
+
+/// A streaming compression: `feed` chunks of `str` or `bytes`, then `finish` once.
+#[pyclass(module = "shapeclip._core")]
+struct Compressor {
+    engine: Option<Engine>,
+}
+
+#[pymethods]
+impl Compressor {
+    #[new]
+    #[pyo3(signature = (budget, kind, tool, head_weight, tail_weight))]
+    fn new(
+        budget: u64,
+        kind: &str,
+        tool: Option<&str>,
+        head_weight: u64,
+        tail_weight: u64,
+    ) -> PyResult<Self> {
+        let profile =
+            Profile::new(kind, tool, head_weight, tail_weight).map_err(|e| to_py_err(&e))?;
+        let engine = Engine::new(budget, profile).map_err(|e| to_py_err(&e))?;
+        Ok(Compressor {
+            engine: Some(engine),
+        })
+    }
+
+    fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
+        let engine = self
+            .engine
+            .as_mut()
+            .ok_or_else(|| to_py_err(&Error::Finished))?;
+        let result = if let Ok(s) = chunk.cast::<PyString>() {
+            let text = s.to_str()?;
+            run_detached(py, || engine.feed_str(text))
+        } else if let Ok(b) = chunk.cast::<PyBytes>() {
+            let bytes = b.as_bytes();
+            run_detached(py, || engine.feed_bytes(bytes))
+        } else {
+            return Err(PyTypeError::new_err("chunk must be str or bytes"));
+        };
+        if result.is_err() {
+            self.engine = None;
+        }
+        result
+    }
+
+    fn finish(&mut self, py: Python<'_>) -> PyResult<Report> {
+        let engine = self
+            .engine
+            .take()
+            .ok_or_else(|| to_py_err(&Error::Finished))?;
+        run_detached(py, || Report::from(engine.finish()))
+    }
+}
+
+/// Whether this module was built without optimisations (benchmarks refuse to time it).
+const DEBUG_BUILD: bool = cfg!(debug_assertions);
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Compressor>()?;
+    m.add_class::<Report>()?;
+    m.add("EngineError", m.py().get_type::<EngineError>())?;
+    m.add(
+        "PanicException",
+        m.py().get_type::<pyo3::panic::PanicException>(),
+    )?;
+    m.add("DEBUG_BUILD", DEBUG_BUILD)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,82 @@
+//! A plan says what a compression keeps and what it omits; rendering turns it into text.
+//!
+//! Planning and rendering are separate steps so that a later stage (a digest of the omitted part)
+//! can write into a marker without planning again, and so that every planner's output is
+//! accounted the same way: a plan's rendered length is at most the budget it was made for.
+
+/// Which planner produced the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// The input fitted the budget and is returned unchanged.
+    Passthrough,
+    /// Line-aware head and tail with a marker where the middle was.
+    Clip,
+}
+
+impl Shape {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Passthrough => "passthrough",
+            Shape::Clip => "clip",
+        }
+    }
+}
+
+/// An inclusive range of 1-based line numbers, some or all of whose text was omitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineRange {
+    pub first: u64,
+    pub last: u64,
+}
+
+impl LineRange {
+    #[must_use]
+    pub fn len(self) -> u64 {
+        self.last - self.first + 1
+    }
+}
+
+/// One part of the output, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    /// Input text shown as it was.
+    Kept(String),
+    /// A label for a cut: what was dropped and how to get it back.
+    Marker(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub shape: Shape,
+    pub pieces: Vec<Piece>,
+    /// Lines with at least one omitted character, in order.
+    pub omitted: Vec<LineRange>,
+    /// Characters of the input that the output does not show.
+    pub omitted_chars: u64,
+}
+
+impl Plan {
+    /// Lines with at least one omitted character.
+    #[must_use]
+    pub fn omitted_lines(&self) -> u64 {
+        self.omitted.iter().map(|r| r.len()).sum()
+    }
+
+    /// The output text: the pieces, concatenated.
+    #[must_use]
+    pub fn render(&self) -> String {
+        let len = self.pieces.iter().map(|p| piece_text(p).len()).sum();
+        let mut out = String::with_capacity(len);
+        for piece in &self.pieces {
+            out.push_str(piece_text(piece));
+        }
+        out
+    }
+}
+
+fn piece_text(piece: &Piece) -> &str {
+    match piece {
+        Piece::Kept(s) | Piece::Marker(s) => s,
+    }
+}

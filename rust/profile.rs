@@ -1,0 +1,103 @@
+//! How a tool's output is treated: what kind of tool it is and how a clip shares the budget.
+//!
+//! The table of tool names lives in Python (`shapeclip.profiles`), where users extend it; the
+//! engine receives the resolved profile. The kind decides the retrieval hint a marker gives.
+
+use crate::error::Error;
+
+/// What produced the output; decides how a marker says to get omitted lines back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolKind {
+    Shell,
+    FileRead,
+    Search,
+    Web,
+    Other,
+}
+
+impl ToolKind {
+    /// Parses the kind names the Python profile table uses.
+    ///
+    /// # Errors
+    /// [`Error::Argument`] for a name that is not a kind.
+    pub fn parse(name: &str) -> Result<Self, Error> {
+        Ok(match name {
+            "shell" => ToolKind::Shell,
+            "file_read" => ToolKind::FileRead,
+            "search" => ToolKind::Search,
+            "web" => ToolKind::Web,
+            "other" => ToolKind::Other,
+            _ => {
+                return Err(Error::Argument(format!(
+                    "tool kind must be one of shell, file_read, search, web, other; got {name:?}"
+                )));
+            }
+        })
+    }
+}
+
+/// A resolved profile. Shares are weights in basis points (1/10,000) so that both backends
+/// split a budget with the same integer arithmetic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    pub kind: ToolKind,
+    /// The tool's name as markers print it ("this bash output").
+    pub tool: String,
+    pub head_weight: u64,
+    pub tail_weight: u64,
+}
+
+/// Longest tool name a marker prints; a marker's length must not depend on arbitrary input.
+const MAX_TOOL_LABEL: usize = 40;
+
+impl Profile {
+    /// # Errors
+    /// [`Error::Argument`] when the kind is unknown or both weights are zero.
+    pub fn new(
+        kind: &str,
+        tool: Option<&str>,
+        head_weight: u64,
+        tail_weight: u64,
+    ) -> Result<Self, Error> {
+        if head_weight == 0 && tail_weight == 0 {
+            return Err(Error::Argument(
+                "head and tail shares cannot both be zero".into(),
+            ));
+        }
+        Ok(Profile {
+            kind: ToolKind::parse(kind)?,
+            tool: tool.map(tool_label).unwrap_or_default(),
+            head_weight,
+            tail_weight,
+        })
+    }
+}
+
+/// The tool name reduced to what is safe inside a one-line marker: printable, no brackets,
+/// at most [`MAX_TOOL_LABEL`] characters.
+fn tool_label(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_control() && !matches!(c, '[' | ']'))
+        .take(MAX_TOOL_LABEL)
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_bounded_and_one_line() {
+        let p = Profile::new("shell", Some("ba\nsh[x]"), 3, 6).unwrap();
+        assert_eq!(p.tool, "bashx");
+        let long = "t".repeat(500);
+        assert_eq!(
+            Profile::new("other", Some(&long), 1, 1).unwrap().tool.len(),
+            MAX_TOOL_LABEL
+        );
+        assert!(Profile::new("nope", None, 1, 1).is_err());
+        assert!(Profile::new("web", None, 0, 0).is_err());
+    }
+}

@@ -1,0 +1,104 @@
+//! Character-level helpers shared by the reader, the planners and the renderers.
+//!
+//! Budgets and every count shapeclip prints are in characters (Unicode code points), the unit
+//! Python's `len` uses, never bytes. These helpers convert between the two on UTF-8 text and
+//! format the numbers that markers print.
+
+/// Counts code points and `'\n'` bytes in one pass; a UTF-8 continuation byte is not a code point.
+#[must_use]
+pub fn count_chars_and_newlines(bytes: &[u8]) -> (u64, u64) {
+    // Summing per fixed-size chunk keeps the inner loop branch-free so it vectorises.
+    let mut chars = 0u64;
+    let mut newlines = 0u64;
+    for chunk in bytes.chunks(255) {
+        let mut c = 0u8;
+        let mut n = 0u8;
+        for &b in chunk {
+            c += u8::from((b as i8) >= -0x40);
+            n += u8::from(b == b'\n');
+        }
+        chars += u64::from(c);
+        newlines += u64::from(n);
+    }
+    (chars, newlines)
+}
+
+/// Code points in `s`.
+#[must_use]
+pub fn char_count(s: &str) -> u64 {
+    count_chars_and_newlines(s.as_bytes()).0
+}
+
+/// Byte index of the start of the `n`th code point of `s`, or `s.len()` when `s` is shorter.
+#[must_use]
+pub fn byte_at_char(s: &str, n: u64) -> usize {
+    let Ok(n) = usize::try_from(n) else {
+        return s.len();
+    };
+    s.char_indices().nth(n).map_or(s.len(), |(i, _)| i)
+}
+
+/// Byte index where the last `n` code points of `s` begin (0 when `s` is shorter).
+#[must_use]
+pub fn byte_at_char_from_end(s: &str, n: u64) -> usize {
+    if n == 0 {
+        return s.len();
+    }
+    let Ok(n) = usize::try_from(n) else { return 0 };
+    s.char_indices().rev().nth(n - 1).map_or(0, |(i, _)| i)
+}
+
+/// `1234567` as `"1,234,567"`: markers are read by people and models, and both misread long runs
+/// of digits.
+#[must_use]
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// The estimate of tokens that markers print: characters / 4, rounded up.
+#[must_use]
+pub fn tokens_for_chars(chars: u64) -> u64 {
+    chars.div_ceil(4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_code_points_not_bytes() {
+        let s = "a\u{e9}\u{4e2d}\u{1f600}\ne\u{301}\n";
+        assert_eq!(count_chars_and_newlines(s.as_bytes()), (8, 2));
+        let long = "\u{1f600}x\n".repeat(1000);
+        assert_eq!(count_chars_and_newlines(long.as_bytes()), (3000, 1000));
+    }
+
+    #[test]
+    fn char_positions() {
+        let s = "\u{4e2d}a\u{1f600}b";
+        assert_eq!(byte_at_char(s, 0), 0);
+        assert_eq!(byte_at_char(s, 2), 4);
+        assert_eq!(byte_at_char(s, 9), s.len());
+        assert_eq!(byte_at_char_from_end(s, 1), 8);
+        assert_eq!(byte_at_char_from_end(s, 2), 4);
+        assert_eq!(byte_at_char_from_end(s, 0), s.len());
+        assert_eq!(byte_at_char_from_end(s, 9), 0);
+    }
+
+    #[test]
+    fn formats_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(9_873_120), "9,873,120");
+        assert_eq!(tokens_for_chars(9), 3);
+    }
+}
