@@ -71,6 +71,9 @@ fn cut_head(text: &str, room: u64) -> usize {
     let at = byte_at_char(text, room);
     match memchr::memrchr(b'\n', &text.as_bytes()[..at]) {
         Some(nl) if char_count(&text[..=nl]) >= room - room / 4 => nl + 1,
+        // The line's own newline takes the place of the separator the marker would need, so
+        // the whole line shows at no extra cost and no one mistakes it for a cut one.
+        _ if room > 0 && text.as_bytes().get(at) == Some(&b'\n') => at + 1,
         _ => at,
     }
 }

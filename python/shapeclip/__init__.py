@@ -1,0 +1,25 @@
+"""shapeclip: compress an oversized tool output once, when it enters an agent's history.
+
+`compress(text, tool_name, budget)` returns at most `budget` characters, returns output that
+fits unchanged, and gives byte-identical results for the same arguments, so prompt caches keep
+working. Every cut is labelled with a marker that says exactly what was omitted and how to get
+it back.
+"""
+
+from .api import Compressed, Compressor, backend, compress, compress_detailed
+from .profiles import DEFAULT, TOOL_PROFILES, Profile, profile_for
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT",
+    "TOOL_PROFILES",
+    "Compressed",
+    "Compressor",
+    "Profile",
+    "__version__",
+    "backend",
+    "compress",
+    "compress_detailed",
+    "profile_for",
+]

@@ -1,0 +1,81 @@
+"""The `shapeclip` command: compress a file or a pipe, as an agent's tool output would be.
+
+It streams its input through a `Compressor` in fixed-size chunks, so memory stays bounded by
+the budget however long the input is, and writes the result (UTF-8) to standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import BinaryIO
+
+from . import __version__
+from .api import DEFAULT_BUDGET, Compressor, backend
+
+CHUNK_BYTES = 1 << 20
+
+EPILOG = """\
+When the input is longer than the budget, the cut part is replaced by a marker such as
+
+  [shapeclip: lines 412-9,873 of 10,240 omitted from this bash output (9,462 lines,
+  393,240 chars, ~98,310 tokens). To see them, run the command again piped through
+  sed -n '412,9873p' (or head, tail, grep), or narrow it.]
+
+Line numbers in a marker are 1-based and exact, as are the line and character counts; the
+token figure is characters / 4, rounded up. The hint depends on the tool kind (--tool):
+shell commands get a sed range, file reads an offset and limit, searches a narrower search.
+Output that fits the budget is printed unchanged.
+"""
+
+
+def _positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of characters, got {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="shapeclip",
+        description="Compress a tool output to a character budget, keeping what its shape says matters.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", nargs="?", default="-", help="file to read; - or nothing reads standard input")
+    parser.add_argument("--tool", default=None, help="the tool that produced the output (e.g. bash, grep, read_file)")
+    parser.add_argument(
+        "--budget", type=_positive_int, default=DEFAULT_BUDGET, help=f"characters at most (default {DEFAULT_BUDGET})"
+    )
+    parser.add_argument("--version", action="version", version=f"shapeclip {__version__} ({backend()} backend)")
+    return parser
+
+
+def _stream(source: BinaryIO, compressor: Compressor) -> None:
+    while chunk := source.read(CHUNK_BYTES):
+        compressor.feed(chunk)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    compressor = Compressor(args.tool, args.budget)
+    if args.file == "-":
+        _stream(sys.stdin.buffer, compressor)
+    else:
+        try:
+            with open(args.file, "rb") as source:
+                _stream(source, compressor)
+        except OSError as exc:
+            parser.error(f"cannot read {args.file}: {exc.strerror}")
+    sys.stdout.buffer.write(compressor.finish().encode("utf-8"))
+    sys.stdout.buffer.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

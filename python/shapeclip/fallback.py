@@ -1,0 +1,237 @@
+"""The pure-Python clip: the same contract as the native clip, for when the core cannot run.
+
+It is used when `shapeclip._core` cannot be imported, and when the core fails on an input (the
+facade feeds this clip alongside the core, so even a stream is never lost). It follows the
+native clip's algorithm and wording exactly; tests hold the two to identical output, which also
+makes each the other's oracle. Like the core, it keeps only the first `budget` characters and
+the last `budget + 1`, so its memory is bounded by the budget.
+"""
+
+from __future__ import annotations
+
+import codecs
+import unicodedata
+from collections import deque
+from dataclasses import dataclass
+
+from .profiles import Profile
+
+_MARKER_SEPARATORS = 2
+_MAX_TOOL_LABEL = 40
+
+
+@dataclass(frozen=True)
+class Span:
+    """What a clip omitted; lines are 1-based and a line cut in two counts as omitted."""
+
+    first: int
+    last: int
+    total_lines: int
+    first_shown: int
+    last_shown: int
+    chars: int
+    lines: int
+
+    @classmethod
+    def widest(cls, total_lines: int, total_chars: int) -> Span:
+        return cls(total_lines, total_lines + 1, total_lines, total_chars, total_chars, total_chars, total_lines)
+
+
+@dataclass(frozen=True)
+class ClipResult:
+    text: str
+    input_chars: int
+    input_lines: int
+    span: Span | None
+
+
+def tool_label(name: str | None) -> str:
+    if name is None:
+        return ""
+    kept = [c for c in name if unicodedata.category(c) != "Cc" and c not in "[]"]
+    return "".join(kept[:_MAX_TOOL_LABEL]).strip()
+
+
+def _tokens(chars: int) -> int:
+    return -(-chars // 4)
+
+
+def _line_range(span: Span, grouped: bool) -> str:
+    fmt = "{:,}" if grouped else "{}"
+    if span.first == span.last:
+        return "line " + fmt.format(span.first)
+    return f"lines {fmt.format(span.first)}-{fmt.format(span.last)}"
+
+
+def _place(span: Span) -> str:
+    rng = f"{_line_range(span, True)} of {span.total_lines:,}"
+    a, b = f"{span.first_shown:,}", f"{span.last_shown:,}"
+    head_cut, tail_cut = span.first_shown > 0, span.last_shown > 0
+    if span.first == span.last:
+        if head_cut and tail_cut:
+            return f"{rng} except its first {a} and last {b} chars"
+        if head_cut:
+            return f"{rng} after its first {a} chars"
+        if tail_cut:
+            return f"{rng} except its last {b} chars"
+        return rng
+    f, last = f"{span.first:,}", f"{span.last:,}"
+    if head_cut and tail_cut:
+        return f"{rng} (line {f} after its first {a} chars; line {last} except its last {b} chars)"
+    if head_cut:
+        return f"{rng} (line {f} after its first {a} chars)"
+    if tail_cut:
+        return f"{rng} (line {last} except its last {b} chars)"
+    return rng
+
+
+def _hint(span: Span, kind: str) -> str:
+    a, b = span.first, span.last
+    if kind == "shell":
+        return (
+            f"To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
+        )
+    if kind == "file_read":
+        return f"To see them, read the file again with offset {a} and limit {span.lines} (line numbers start at 1)."
+    if kind == "search":
+        return (
+            "To see them, search again narrower: a more specific pattern, a subdirectory, "
+            "or -l / -c for just the files and counts."
+        )
+    if kind == "web":
+        return "To see them, fetch it again narrower: one section, one page, or a query."
+    return f"To see them, call the tool again for lines {a} to {b}, or for a narrower result."
+
+
+_TIERS = ("full", "compact", "terse", "bare")
+
+
+def render_marker(tier: str, span: Span, kind: str, label: str) -> str:
+    """The marker for `span`, worded exactly as the native core words it."""
+    if tier == "full":
+        what = f"{label} " if label else ""
+        unit = "line" if span.lines == 1 else "lines"
+        return (
+            f"[shapeclip: {_place(span)} omitted from this {what}output ({span.lines:,} {unit}, "
+            f"{span.chars:,} chars, ~{_tokens(span.chars):,} tokens). {_hint(span, kind)}]"
+        )
+    if tier == "compact":
+        return (
+            f"[shapeclip: {_line_range(span, True)} of {span.total_lines:,} omitted, ~{_tokens(span.chars):,} tokens]"
+        )
+    if tier == "terse":
+        return f"[{_line_range(span, False)} omitted]"
+    return "\u2026"
+
+
+def _cut_head(text: str, room: int) -> int:
+    nl = text.rfind("\n", 0, room)
+    if nl >= 0 and nl + 1 >= room - room // 4:
+        return nl + 1
+    if room > 0 and text[room : room + 1] == "\n":
+        return room + 1
+    return room
+
+
+def _cut_tail(text: str, room: int) -> int:
+    if room == 0:
+        return len(text)
+    at = len(text) - room
+    nl = text.find("\n", at - 1)
+    if nl >= 0 and len(text) - (nl + 1) >= room - room // 4:
+        return nl + 1
+    return at
+
+
+class Clipper:
+    """A bounded, streaming head+tail clip of text fed in chunks."""
+
+    def __init__(self, budget: int, profile: Profile, tool_name: str | None) -> None:
+        self._budget = budget
+        self._kind = profile.kind
+        self._weights = profile.weights()
+        self._label = tool_label(tool_name)
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._head: list[str] = []
+        self._head_len = 0
+        self._tail: deque[str] = deque()
+        self._tail_len = 0
+        self._chars = 0
+        self._newlines = 0
+        self._ends_open = False
+
+    def feed(self, chunk: str | bytes) -> None:
+        if isinstance(chunk, bytes):
+            self._take(self._decoder.decode(chunk))
+        elif self._decoder.getstate()[0]:
+            # Bytes of a split character are pending: the stream is the concatenation of the
+            # chunks' UTF-8, as the core reads it.
+            self._take(self._decoder.decode(chunk.encode("utf-8")))
+        else:
+            self._take(chunk)
+
+    def _take(self, text: str) -> None:
+        if not text:
+            return
+        keep = self._budget + 1
+        self._chars += len(text)
+        self._newlines += text.count("\n")
+        self._ends_open = not text.endswith("\n")
+        if self._head_len < self._budget:
+            part = text[: self._budget - self._head_len]
+            self._head.append(part)
+            self._head_len += len(part)
+        if len(text) >= keep:
+            self._tail, self._tail_len = deque([text[-keep:]]), keep
+            return
+        self._tail.append(text)
+        self._tail_len += len(text)
+        while self._tail_len - len(self._tail[0]) >= keep:
+            self._tail_len -= len(self._tail.popleft())
+
+    def finish(self) -> ClipResult:
+        self._take(self._decoder.decode(b"", True))
+        lines = self._newlines + (1 if self._ends_open else 0)
+        head = "".join(self._head)
+        if self._chars <= self._budget:
+            return ClipResult(head, self._chars, lines, None)
+        return self._plan("".join(self._tail), head, lines)
+
+    def _plan(self, tail_text: str, head_text: str, lines: int) -> ClipResult:
+        budget = self._budget
+        widest = Span.widest(lines, self._chars)
+
+        def worst(tier: str) -> int:
+            return len(render_marker(tier, widest, self._kind, self._label)) + _MARKER_SEPARATORS
+
+        tier = next(t for t in _TIERS if worst(t) <= budget // 2 or t == "bare")
+        room = max(0, budget - worst(tier))
+        head_weight, tail_weight = self._weights
+        head_room = room * head_weight // (head_weight + tail_weight)
+        head = head_text[: _cut_head(head_text, head_room)]
+        tail_start = _cut_tail(tail_text, room - head_room)
+        tail = tail_text[tail_start:]
+        span = self._span(head, tail_text, tail_start, lines)
+
+        marker = render_marker(tier, span, self._kind, self._label)
+        if head and not head.endswith("\n"):
+            marker = "\n" + marker
+        if tail:
+            marker += "\n"
+        return ClipResult(head + marker + tail, self._chars, lines, span)
+
+    def _span(self, head: str, tail_text: str, tail_start: int, lines: int) -> Span:
+        tail = tail_text[tail_start:]
+        first = head.count("\n") + 1
+        first_shown = len(head) - (head.rfind("\n") + 1)
+        if not tail:
+            last, last_shown = lines, 0
+        else:
+            tail_start_line = 1 + self._newlines - tail.count("\n")
+            if tail_text[:tail_start].endswith("\n"):
+                last, last_shown = tail_start_line - 1, 0
+            else:
+                nl = tail.find("\n")
+                last, last_shown = tail_start_line, (len(tail) if nl < 0 else nl)
+        omitted = self._chars - len(head) - len(tail)
+        return Span(first, last, lines, first_shown, last_shown, omitted, last - first + 1)

@@ -1,0 +1,63 @@
+"""Per-tool profiles: what kind of tool produced an output, and how a clip shares its budget.
+
+The kind decides how a marker says to get omitted lines back (re-run a command, re-read a file,
+narrow a search). The shares decide where a blind clip spends the budget: openings carry
+structure and endings carry conclusions, so most tools get a large head, while shell output,
+whose verdict is printed last, gets a larger tail. The marker's own length is measured exactly
+and taken off first; the remaining room is split in the ratio of `head` to `tail`.
+
+`TOOL_PROFILES` is plain data: add or replace entries (lower-case names) to tune a tool.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ToolKind = Literal["shell", "file_read", "search", "web", "other"]
+
+_KINDS = ("shell", "file_read", "search", "web", "other")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How outputs of one tool are treated. `head` and `tail` are the shares of the budget the
+    clip gives each end; only their ratio matters once the marker is paid for."""
+
+    kind: ToolKind
+    head: float
+    tail: float
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {self.kind!r}")
+        if not (0 <= self.head <= 1 and 0 <= self.tail <= 1) or self.head + self.tail == 0:
+            raise ValueError("head and tail must be shares between 0 and 1, not both 0")
+
+    def weights(self) -> tuple[int, int]:
+        """The shares in basis points: both backends split budgets with integer arithmetic."""
+        return round(self.head * 10_000), round(self.tail * 10_000)
+
+
+DEFAULT = Profile("other", head=0.75, tail=0.125)
+SHELL = Profile("shell", head=0.3, tail=0.6)
+FILE_READ = Profile("file_read", head=0.8, tail=0.1)
+SEARCH = Profile("search", head=0.5, tail=0.375)
+WEB = Profile("web", head=0.7, tail=0.2)
+
+TOOL_PROFILES: dict[str, Profile] = {
+    **dict.fromkeys(
+        ["bash", "sh", "shell", "terminal", "run_command", "exec", "execute", "command", "run_terminal_cmd"],
+        SHELL,
+    ),
+    **dict.fromkeys(["read_file", "read", "cat", "view", "open_file", "file_read", "view_file"], FILE_READ),
+    **dict.fromkeys(["grep", "rg", "ripgrep", "search", "search_files", "find", "glob", "codebase_search"], SEARCH),
+    **dict.fromkeys(["web_fetch", "fetch", "web_extract", "browse", "web_search", "http"], WEB),
+}
+
+
+def profile_for(tool_name: str | None) -> Profile:
+    """The profile of `tool_name`, matched case-insensitively; unknown names get `DEFAULT`."""
+    if tool_name is None:
+        return DEFAULT
+    return TOOL_PROFILES.get(tool_name.strip().lower(), DEFAULT)

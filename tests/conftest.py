@@ -1,0 +1,37 @@
+"""Shared fixtures: hypothesis profiles and the two backends every invariant runs on.
+
+`SHAPECLIP_HYPOTHESIS=slow` selects thousands of examples per property; the default `fast`
+profile keeps CI quick.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from shapeclip import api
+
+# The backend fixture only patches module state that stays the same for every example.
+_REUSED_FIXTURE = [HealthCheck.function_scoped_fixture]
+settings.register_profile("fast", max_examples=150, deadline=None, suppress_health_check=_REUSED_FIXTURE)
+settings.register_profile(
+    "slow",
+    max_examples=4000,
+    deadline=None,
+    suppress_health_check=[*_REUSED_FIXTURE, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("SHAPECLIP_HYPOTHESIS", "fast"))
+
+
+@pytest.fixture(params=["native", "python"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Runs a test once on the native core and once on the pure-Python fallback."""
+    if request.param == "python":
+        monkeypatch.setattr(api, "_core", None)
+        monkeypatch.setattr(api, "_warned", True)
+    elif api._core is None:
+        pytest.skip("the native core is not built")
+    yield request.param

@@ -1,0 +1,123 @@
+"""Every number a clip marker prints equals what a plain reference computes from the input."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hypothesis import assume, given
+
+import shapeclip
+from strategies import budgets, outputs, tools
+
+N = r"([\d,]+)"
+FULL = re.compile(
+    rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N}(?P<partial>.*?) omitted from this .*?output "
+    rf"\({N} lines?, {N} chars, ~{N} tokens\)\. To see them, [^\]]*\]"
+)
+COMPACT = re.compile(rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N} omitted, ~{N} tokens\]")
+TERSE = re.compile(r"\[(?:lines (\d+)-(\d+)|line (\d+)) omitted\]")
+
+
+def num(s: str) -> int:
+    return int(s.replace(",", ""))
+
+
+@dataclass
+class Truth:
+    first: int
+    last: int
+    lines: int
+    first_shown: int
+    last_shown: int
+    chars: int
+    total_lines: int
+
+
+def reference(text: str, head: int, tail: int) -> Truth:
+    """Numbers for omitting characters [head, len - tail) of `text`, from a plain line scan."""
+    starts, ends = [], []  # each line's first char and the end of its content (before '\n')
+    pos = 0
+    for line in text.split("\n"):
+        starts.append(pos)
+        ends.append(pos + len(line))
+        pos += len(line) + 1
+    if text.endswith("\n"):
+        starts.pop(), ends.pop()
+    stop = len(text) - tail
+    line_of = lambda c: max(i for i, s in enumerate(starts) if s <= c)  # noqa: E731
+    first, last = line_of(head), line_of(stop - 1)
+    return Truth(
+        first=first + 1,
+        last=last + 1,
+        lines=last - first + 1,
+        first_shown=head - starts[first],
+        last_shown=max(0, ends[last] - stop),
+        chars=stop - head,
+        total_lines=len(starts),
+    )
+
+
+def split_output(text: str, out: str, marker: re.Match[str]) -> tuple[int, int]:
+    """Lengths of the head and tail the output shows, checked to be a prefix and a suffix."""
+    before, after = out[: marker.start()], out[marker.end() :]
+    tail = after[1:] if after else ""
+    assert not after or after.startswith("\n")
+    assert text.endswith(tail)
+    if before and not text.startswith(before):
+        assert before.endswith("\n") and text.startswith(before[:-1])
+        before = before[:-1]
+    assert text.startswith(before)
+    return len(before), len(tail)
+
+
+@given(text=outputs, budget=budgets, tool=tools)
+def test_marker_numbers_are_exact(backend: str, text: str, budget: int, tool: str | None) -> None:
+    result = shapeclip.compress_detailed(text, tool, budget)
+    assume(result.shape == "clip")
+    out = result.text
+    for pattern in (FULL, COMPACT, TERSE):
+        marker = pattern.search(out)
+        if marker:
+            break
+    else:
+        assert "\u2026" in out
+        return
+    skip = FULL.groupindex["partial"] if pattern is FULL else 0
+    groups = [g for i, g in enumerate(marker.groups(), 1) if g is not None and i != skip]
+    head, tail = split_output(text, out, marker)
+    # A head cut inside a line and one cut just before its '\n' print alike; the marker's own
+    # character count tells them apart, and must then agree with everything else.
+    truth = reference(text, head, tail)
+    if pattern is FULL and num(groups[-2]) == truth.chars - 1 and out[marker.start() - 1] == "\n":
+        truth = reference(text, head + 1, tail)
+    assert (result.omitted_ranges, result.omitted_chars, result.omitted_lines) == (
+        ((truth.first, truth.last),),
+        truth.chars,
+        truth.lines,
+    )
+    numbers = [num(g) for g in groups]
+    span = [truth.first, truth.last] if truth.first != truth.last else [truth.first]
+    tokens = -(-truth.chars // 4)
+    if pattern is FULL:
+        assert numbers == [*span, truth.total_lines, truth.lines, truth.chars, tokens]
+        partial = marker.group("partial")
+        if truth.first_shown:
+            assert f"first {truth.first_shown:,} " in partial
+        if truth.last_shown:
+            assert f"last {truth.last_shown:,} chars" in partial
+        assert bool(partial) == bool(truth.first_shown or truth.last_shown)
+    elif pattern is COMPACT:
+        assert numbers == [*span, truth.total_lines, tokens]
+    else:
+        assert numbers == span
+
+
+def test_marker_example_reads_as_documented() -> None:
+    text = "".join(f"build step {i} ok\n" for i in range(1, 10_241))
+    out = shapeclip.compress(text, "bash", 4000)
+    marker = FULL.search(out)
+    assert marker is not None, out
+    assert "sed -n '" in marker.group(0)
+    file_read = shapeclip.compress(text, "read_file", 4000)
+    assert re.search(r"read the file again with offset \d+ and limit \d+", file_read)

@@ -1,0 +1,80 @@
+"""A stream, split anywhere, gives exactly what one call gives: every path, one expected result."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import shapeclip
+from strategies import budgets, outputs, split, split_points, tools
+
+CHUNK_SIZES = (1, 2, 3, 7, 4096, 65536)
+
+
+def streamed(chunks: list[str | bytes], tool: str | None, budget: int) -> str:
+    compressor = shapeclip.Compressor(tool, budget)
+    for chunk in chunks:
+        compressor.feed(chunk)
+    return compressor.finish()
+
+
+def assert_every_path_agrees(text: str, tool: str | None, budget: int, points: list[int] | None = None) -> None:
+    expected = shapeclip.compress(text, tool, budget)
+    data = text.encode("utf-8")
+    paths: dict[str, list[str | bytes]] = {}
+    for size in CHUNK_SIZES:
+        paths[f"str chunks of {size}"] = [text[i : i + size] for i in range(0, len(text), size)]
+        paths[f"byte chunks of {size}"] = [data[i : i + size] for i in range(0, len(data), size)]
+    if points is not None:
+        paths["str split at {points}"] = split(text, [p for p in points if p <= len(text)])
+        paths[f"byte split at {points}"] = split(data, [p for p in points if p <= len(data)])
+    for name, chunks in paths.items():
+        assert streamed(chunks, tool, budget) == expected, f"{name} diverged from the one-shot result"
+
+
+@given(text=outputs, budget=budgets, tool=tools, data=st.data())
+def test_stream_equals_one_shot(backend: str, text: str, budget: int, tool: str | None, data: st.DataObject) -> None:
+    points = data.draw(split_points(len(text.encode("utf-8"))))
+    assert_every_path_agrees(text, tool, budget, points)
+
+
+@given(raw=st.binary(max_size=400), budget=st.integers(1, 300), data=st.data())
+def test_invalid_utf8_decodes_like_python_however_split(
+    backend: str, raw: bytes, budget: int, data: st.DataObject
+) -> None:
+    decoded = raw.decode("utf-8", "replace")
+    expected = shapeclip.compress(decoded, "bash", budget)
+    assert shapeclip.compress(raw, "bash", budget) == expected
+    points = data.draw(split_points(len(raw)))
+    assert streamed(split(raw, points), "bash", budget) == expected
+
+
+def test_mixed_str_and_bytes_chunks_join_split_characters(backend: str) -> None:
+    text = "\u20ac" * 500 + "\n" + "tail\n" * 200
+    data = text.encode("utf-8")
+    chunks: list[str | bytes] = [data[:1], data[1:2], data[2:700].decode("utf-8", "ignore")]
+    # data[:2] is an incomplete euro sign; its third byte never comes, so both bytes are replaced.
+    expected = shapeclip.compress(data[:2].decode("utf-8", "replace") + chunks[2], "bash", 300)  # type: ignore[operator]
+    assert streamed(chunks, "bash", 300) == expected
+
+
+@pytest.mark.parametrize("budget", [1, 50, 4000])
+def test_a_long_stream_is_compressed_in_bounded_chunks(backend: str, budget: int) -> None:
+    compressor = shapeclip.Compressor("bash", budget)
+    for i in range(2000):
+        compressor.feed(f"chunk {i}: " + "x" * 500 + "\n")
+    result = compressor.finish_detailed()
+    assert len(result.text) <= budget
+    assert result.input_lines == 2000
+    assert result.input_chars == sum(len(f"chunk {i}: ") + 501 for i in range(2000))
+
+
+def test_finish_twice_or_feed_after_finish_is_a_usage_error() -> None:
+    compressor = shapeclip.Compressor()
+    compressor.feed("x")
+    compressor.finish()
+    with pytest.raises(RuntimeError, match="already finished"):
+        compressor.finish()
+    with pytest.raises(RuntimeError, match="already finished"):
+        compressor.feed("y")
