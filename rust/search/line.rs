@@ -25,6 +25,8 @@ pub struct RowParse {
     /// The path's end is sure: it is the current file's path, a match's (`:NN:`), or a file
     /// name with an extension. A context row without one may belong to the next match's file.
     pub certain: bool,
+    /// The path is the `current` one given to [`parse_path_row`], so no lookup is needed.
+    pub is_current: bool,
 }
 
 /// Parses `NN:` or `NN-` at the start of `s`: the number and whether the separator was `:`.
@@ -59,6 +61,7 @@ pub fn parse_bare_row(line: &str) -> Option<RowParse> {
         is_match,
         line_no,
         certain: true,
+        is_current: false,
     })
 }
 
@@ -75,6 +78,7 @@ fn row_after(line: &[u8], path_len: usize) -> Option<RowParse> {
         is_match,
         line_no,
         certain: true,
+        is_current: false,
     })
 }
 
@@ -87,7 +91,10 @@ pub fn parse_path_row(line: &str, current: Option<&str>) -> Option<RowParse> {
     if let Some(path) = current {
         if !path.is_empty() && bytes.starts_with(path.as_bytes()) {
             if let Some(row) = row_after(bytes, path.len()) {
-                return Some(row);
+                return Some(RowParse {
+                    is_current: true,
+                    ..row
+                });
             }
         }
     }

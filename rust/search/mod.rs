@@ -7,6 +7,7 @@
 //! unless the output is clearly search-shaped ([`SearchPlanner::is_search_shaped`]); otherwise
 //! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts.
 
+mod hash;
 pub mod line;
 pub mod plan;
 mod rollup;
@@ -226,6 +227,10 @@ impl SearchPlanner {
         let chars = char_count(line);
         self.heading = None;
         self.grow_fold(chars + 1);
+        if !self.table.keeps_other(self.fold_possible) {
+            self.table.other_lines += 1;
+            return;
+        }
         let other = Other {
             text: line.to_owned(),
             chars,
@@ -281,7 +286,7 @@ impl SearchPlanner {
         self.heading = None;
         let path = &line[..row.path_len];
         let file = match self.current {
-            Some(i) if self.table.files[i].path == path => i,
+            Some(i) if row.is_current => i,
             _ => {
                 let known = self.table.files.len();
                 let i = self.table.file(path);

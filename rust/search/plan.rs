@@ -288,11 +288,11 @@ fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -
     let table = &planner.table;
     let files = &table.files;
     let widest = widest_marker(planner, tier);
-    let headers: u64 = files
-        .iter()
-        .map(|f| char_count(&header(paths.shown(f), f.matches, 0)))
-        .sum();
-    let mut room = budget.checked_sub(widest + paths.note_chars() + headers)?;
+    let mut room = budget.checked_sub(widest + paths.note_chars())?;
+    // Stops at the first header that does not fit: a flood of files costs no more than that.
+    for file in files {
+        room = room.checked_sub(char_count(&header(paths.shown(file), file.matches, 0)))?;
+    }
 
     let others = pick_others(planner, &mut room);
     let ends: Vec<Vec<usize>> = files.iter().map(group_ends).collect();

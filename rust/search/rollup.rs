@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use super::hash::FastHash;
 use super::table::FileEntry;
 use crate::text::{char_count, thousands};
 
@@ -66,7 +67,7 @@ impl<'a> Tree<'a> {
             rest: Vec::new(),
         }];
         // Looked up only; the children vectors keep first-seen order.
-        let mut by_name: HashMap<(usize, &'a str), usize> = HashMap::new();
+        let mut by_name: HashMap<(usize, &'a str), usize, FastHash> = HashMap::default();
         for (i, file) in files.iter().enumerate() {
             let shown = &file.path[prefix_len..];
             let mut dir = 0;

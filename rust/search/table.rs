@@ -10,6 +10,8 @@
 
 use std::collections::HashMap;
 
+use super::hash::FastHash;
+
 use crate::text::{byte_at_char, char_count};
 
 /// Matches shown per file at most (the K).
@@ -71,7 +73,7 @@ pub struct FileEntry {
 pub struct FileTable {
     pub files: Vec<FileEntry>,
     /// Looks a path up in `files`; never iterated, so its order cannot reach the output.
-    index: HashMap<String, usize>,
+    index: HashMap<String, usize, FastHash>,
     pub others: Vec<Other>,
     pub other_lines: u64,
     pub matches: u64,
@@ -143,6 +145,12 @@ impl FileTable {
         file.kept_matches += u64::from(row.is_match);
         file.rows.push(row);
         file.rows.len() - 1
+    }
+
+    /// Whether a further non-search line would be kept.
+    #[must_use]
+    pub fn keeps_other(&self, keep_all: bool) -> bool {
+        keep_all || self.others.len() < MAX_OTHERS_KEPT
     }
 
     /// Counts a non-search line and keeps it when there is room (always while `keep_all`).
