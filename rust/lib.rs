@@ -10,6 +10,7 @@ mod engine;
 mod error;
 mod plan;
 mod profile;
+mod search;
 mod text;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

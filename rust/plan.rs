@@ -11,6 +11,8 @@ pub enum Shape {
     Passthrough,
     /// Line-aware head and tail with a marker where the middle was.
     Clip,
+    /// Search output grouped by file with exact counts (grep, ripgrep).
+    Search,
 }
 
 impl Shape {
@@ -19,6 +21,7 @@ impl Shape {
         match self {
             Shape::Passthrough => "passthrough",
             Shape::Clip => "clip",
+            Shape::Search => "search",
         }
     }
 }

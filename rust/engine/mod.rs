@@ -13,6 +13,7 @@ use crate::clip::window::Window;
 use crate::error::Error;
 use crate::plan::{Piece, Plan, Shape};
 use crate::profile::Profile;
+use crate::search::{self, SearchPlanner};
 use reader::LineReader;
 use sink::{Block, Sink, Totals};
 
@@ -27,11 +28,13 @@ pub struct Outcome {
 #[derive(Debug)]
 struct Planners {
     window: Window,
+    search: SearchPlanner,
 }
 
 impl Sink for Planners {
     fn block(&mut self, block: &Block<'_>) {
         self.window.block(block);
+        self.search.block(block);
     }
 }
 
@@ -58,6 +61,7 @@ impl Engine {
             reader: LineReader::default(),
             planners: Planners {
                 window: Window::new(budget),
+                search: SearchPlanner::new(budget),
             },
         })
     }
@@ -75,7 +79,9 @@ impl Engine {
     #[must_use]
     pub fn finish(mut self) -> Outcome {
         let totals = self.reader.finish(&mut self.planners);
-        let window = self.planners.window;
+        self.planners.search.end();
+        let Planners { window, search } = self.planners;
+        // Search shape is recognised by content, whatever the tool, and goes before the clip.
         let plan = if totals.chars <= self.budget {
             Plan {
                 shape: Shape::Passthrough,
@@ -83,6 +89,8 @@ impl Engine {
                 omitted: vec![],
                 omitted_chars: 0,
             }
+        } else if let Some(plan) = search::plan::plan(&search, &totals, self.budget) {
+            plan
         } else {
             clip::plan(&window, &totals, self.budget, &self.profile)
         };

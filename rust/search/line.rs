@@ -1,0 +1,310 @@
+//! Reading one line of search output: is it a match row, a context row, a heading, or neither?
+//!
+//! grep and ripgrep print `path:NN:text` for a match and `path-NN-text` for a context line
+//! (`-C`); `--column` and vimgrep add `CC:` after the line number, which this parser leaves in
+//! the row's text. ripgrep's `--heading` prints the path once on a line of its own and then bare
+//! `NN:text` / `NN-text` rows. A path may itself hold `-`, `:` and digits, so the parser first
+//! tries the path of the file it is already in (grep prints a file's rows together), and only
+//! then looks for the leftmost plausible separator. The path must look like a path: a time
+//! (`12:34:56`), a log prefix (`ERROR:42:`) or a URL must not make prose look like search output.
+
+/// Bytes of a line searched for the separator after the path; longer paths are not believed.
+pub const MAX_PATH_BYTES: usize = 4096;
+
+/// A row of a file: where its text (from the line number on) starts in the line, and what it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowParse {
+    /// Bytes of the path before the separator (0 for a bare row under a heading).
+    pub path_len: usize,
+    /// Byte where the row's own text (`NN:text`) starts: after the path and its separator.
+    pub row_start: usize,
+    /// `:` after the line number (a match), not `-` (a context line).
+    pub is_match: bool,
+    /// The line number the tool printed.
+    pub line_no: u64,
+    /// The path's end is sure: it is the current file's path, a match's (`:NN:`), or a file
+    /// name with an extension. A context row without one may belong to the next match's file.
+    pub certain: bool,
+    /// The path is the `current` one given to [`parse_path_row`], so no lookup is needed.
+    pub is_current: bool,
+}
+
+/// Parses `NN:` or `NN-` at the start of `s`: the number and whether the separator was `:`.
+fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, bool)> {
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    // More than 19 digits would overflow and is no line number anyway.
+    if digits == 0 || digits > 19 {
+        return None;
+    }
+    let next = *s.get(digits)?;
+    let ok = match sep {
+        Some(want) => next == want,
+        None => next == b':' || next == b'-',
+    };
+    if !ok {
+        return None;
+    }
+    let mut n = 0u64;
+    for &d in &s[..digits] {
+        n = n * 10 + u64::from(d - b'0');
+    }
+    Some((n, next == b':'))
+}
+
+/// A bare row under a `--heading` path: `NN:text` (match) or `NN-text` (context).
+#[must_use]
+pub fn parse_bare_row(line: &str) -> Option<RowParse> {
+    let (line_no, is_match) = number_then(line.as_bytes(), None)?;
+    Some(RowParse {
+        path_len: 0,
+        row_start: 0,
+        is_match,
+        line_no,
+        certain: true,
+        is_current: false,
+    })
+}
+
+/// The row after `path_len` bytes of path: `:NN:` or `-NN-` right there.
+fn row_after(line: &[u8], path_len: usize) -> Option<RowParse> {
+    let sep = *line.get(path_len)?;
+    if sep != b':' && sep != b'-' {
+        return None;
+    }
+    let (line_no, is_match) = number_then(&line[path_len + 1..], Some(sep))?;
+    Some(RowParse {
+        path_len,
+        row_start: path_len + 1,
+        is_match,
+        line_no,
+        certain: true,
+        is_current: false,
+    })
+}
+
+/// A `path:NN:text` or `path-NN-text` row. `current` is the path of the file being read, which
+/// wins when the line starts with it: that is how a path holding `-12-` is told from a context
+/// line.
+#[must_use]
+pub fn parse_path_row(line: &str, current: Option<&str>) -> Option<RowParse> {
+    let bytes = line.as_bytes();
+    if let Some(path) = current {
+        if !path.is_empty() && bytes.starts_with(path.as_bytes()) {
+            if let Some(row) = row_after(bytes, path.len()) {
+                return Some(RowParse {
+                    is_current: true,
+                    ..row
+                });
+            }
+        }
+    }
+    let head = &bytes[..bytes.len().min(MAX_PATH_BYTES)];
+    // Candidates are ranked: a path ending in a file name with an extension beats a bare one
+    // (`a-1-b.c-7-x` also has a `-1-`), a path without spaces beats one with (the text of
+    // `Makefile-7-d[1:2:3]` has a `:2:`), and a match beats a context row; the leftmost of the
+    // best rank wins. Only the first rank is sure.
+    let mut best: Option<(u8, RowParse)> = None;
+    let mut previous = None;
+    for at in memchr::memchr2_iter(b':', b'-', head) {
+        if at == 0 {
+            continue;
+        }
+        let Some(row) = row_after(bytes, at) else {
+            continue;
+        };
+        let path = &line[..at];
+        let earlier = previous.replace(at);
+        if !looks_like_path(path) {
+            continue;
+        }
+        let spaced = path.contains(' ');
+        // `Makefile-1-12:34:56` is a context row whose text holds a time, not a file name
+        // holding `-1-`: an earlier candidate inside the last component demotes this one.
+        let name_start = path.rfind(['/', '\\']).map_or(0, |i| i + 1);
+        let split_name = earlier.is_some_and(|e| e >= name_start);
+        let rank = match (has_extension(path), spaced, row.is_match) {
+            (true, false, _) => return Some(row),
+            (false, false, true) if !split_name => 1,
+            (true, true, _) => 2,
+            (false, false, false) => 3,
+            (false, true, _) => 4,
+            (false, false, true) => 5,
+        };
+        if best.is_none_or(|(r, _)| rank < r) {
+            best = Some((rank, row));
+        }
+    }
+    best.map(|(_, row)| RowParse {
+        certain: false,
+        ..row
+    })
+}
+
+/// The last component of `path` ends in `.ext`, a short run of letters and digits.
+fn has_extension(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    match name.rfind('.') {
+        Some(dot) if dot > 0 || name.len() > 1 => {
+            let ext = &name[dot + 1..];
+            (1..=10).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        }
+        _ => false,
+    }
+}
+
+/// Whether `s` is believable as a file path printed by a search tool.
+///
+/// A path with a separator (`/` or `\`) may hold spaces; a bare name may not, and must not be a
+/// number or time (`12`, `12:34`), nor an all-capitals word such as a log level (`ERROR`,
+/// `WARN`) or an error code. Leading or trailing whitespace, control characters, brackets and
+/// quotes that open log prefixes, and URLs are refused.
+#[must_use]
+pub fn looks_like_path(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    if bytes.len() > MAX_PATH_BYTES
+        || first.is_ascii_whitespace()
+        || last.is_ascii_whitespace()
+        || matches!(
+            first,
+            b'[' | b'(' | b'<' | b'{' | b'"' | b'\'' | b'#' | b'*'
+        )
+        || bytes.iter().any(|&b| b < 0x20 || b == 0x7f)
+        || memchr::memmem::find(bytes, b"://").is_some()
+    {
+        return false;
+    }
+    if bytes.iter().any(|&b| b == b'/' || b == b'\\') {
+        return true;
+    }
+    if bytes.contains(&b' ') {
+        return false;
+    }
+    if has_extension(s) && bytes.iter().any(u8::is_ascii_alphabetic) {
+        return true;
+    }
+    // A bare name: it needs a lowercase letter (not a number, a time or an upper-case code).
+    bytes.iter().any(u8::is_ascii_lowercase)
+}
+
+/// Whether a line (without its `'\n'`, possibly with a `'\r'`) could be a `--heading` path.
+#[must_use]
+pub fn looks_like_heading(line: &str) -> bool {
+    let path = line.strip_suffix('\r').unwrap_or(line);
+    looks_like_path(path) && path.len() <= MAX_PATH_BYTES && !path.ends_with(':')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path_of(line: &str) -> Option<(&str, bool, u64, &str)> {
+        let row = parse_path_row(line, None)?;
+        Some((
+            &line[..row.path_len],
+            row.is_match,
+            row.line_no,
+            &line[row.row_start..],
+        ))
+    }
+
+    #[test]
+    fn plain_matches_and_context() {
+        assert_eq!(
+            path_of("src/a.rs:12:let x = 1;"),
+            Some(("src/a.rs", true, 12, "12:let x = 1;"))
+        );
+        assert_eq!(
+            path_of("./b/c.py-7-    pass"),
+            Some(("./b/c.py", false, 7, "7-    pass"))
+        );
+        assert_eq!(
+            path_of("/abs/x.c:3:4:col"),
+            Some(("/abs/x.c", true, 3, "3:4:col"))
+        );
+        assert_eq!(
+            path_of("C:\\work\\x.c:9:int"),
+            Some(("C:\\work\\x.c", true, 9, "9:int"))
+        );
+        assert_eq!(
+            path_of("Makefile:3:all:"),
+            Some(("Makefile", true, 3, "3:all:"))
+        );
+    }
+
+    #[test]
+    fn tricky_paths() {
+        assert_eq!(
+            path_of("src/a-1-b.py:12:x"),
+            Some(("src/a-1-b.py", true, 12, "12:x"))
+        );
+        assert_eq!(
+            path_of("logs/2024-01-02.log-3-ctx"),
+            Some(("logs/2024-01-02.log", false, 3, "3-ctx"))
+        );
+        assert_eq!(
+            path_of("a.py-5-x = d[1:2:3]"),
+            Some(("a.py", false, 5, "5-x = d[1:2:3]"))
+        );
+        assert_eq!(
+            path_of("dir/Makefile-5-x = d[1:2:3]"),
+            Some(("dir/Makefile", false, 5, "5-x = d[1:2:3]"))
+        );
+        assert_eq!(
+            path_of("My Docs/v2:1/notes.txt:4:hi"),
+            Some(("My Docs/v2:1/notes.txt", true, 4, "4:hi"))
+        );
+        // The file being read decides where a path with `-12-` in it ends.
+        let row = parse_path_row("x-12-y-3-ctx", Some("x-12-y")).unwrap();
+        assert_eq!((row.path_len, row.line_no, row.is_match), (6, 3, false));
+    }
+
+    #[test]
+    fn prose_and_logs_are_not_rows() {
+        for line in [
+            "12:34:56 server started",
+            "2024-01-02 12:34:56 INFO started",
+            "ERROR:42: something broke",
+            "WARN-3-x",
+            "https://example.com:8080:9/",
+            "see http://x.org/a:1:2",
+            "[INFO]:3: hello",
+            "  indented:3: text",
+            "Binary file x.bin matches",
+            "no numbers here: at all",
+            "E501:3: line too long",
+        ] {
+            assert_eq!(path_of(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn bare_rows_and_headings() {
+        assert_eq!(
+            parse_bare_row("108:\tyield x").map(|r| (r.line_no, r.is_match)),
+            Some((108, true))
+        );
+        assert_eq!(
+            parse_bare_row("9-ctx").map(|r| (r.line_no, r.is_match)),
+            Some((9, false))
+        );
+        assert_eq!(parse_bare_row("x:9:"), None);
+        assert!(looks_like_heading("_pytest/_code/code.py"));
+        assert!(looks_like_heading("setup.py\r"));
+        assert!(!looks_like_heading("12:34"));
+        assert!(!looks_like_heading("Summary of results"));
+        assert!(!looks_like_heading("ERROR"));
+        assert!(!looks_like_heading("note:"));
+    }
+
+    #[test]
+    fn huge_line_numbers_do_not_overflow() {
+        assert_eq!(path_of("a.py:99999999999999999999999:x"), None);
+        assert_eq!(
+            path_of("a.py:1234567890123456789:x").map(|r| r.2),
+            Some(1_234_567_890_123_456_789)
+        );
+    }
+}

@@ -1,0 +1,412 @@
+//! The search planner: grep and ripgrep floods become a complete, exact map of matching files.
+//!
+//! An agent greps to decide which files to open next, so the map (which files matched, how
+//! often) is worth more than the text of match number 1,400. This planner watches the engine's
+//! single pass, sorts every line into match rows, context rows, headings, separators and other
+//! lines ([`line`]), and keeps a bounded per-file table ([`table`]). At `finish` it declines
+//! unless the output is clearly search-shaped ([`SearchPlanner::is_search_shaped`]); otherwise
+//! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts.
+
+mod hash;
+pub mod line;
+pub mod plan;
+mod rollup;
+pub mod table;
+
+use crate::engine::sink::{Block, Sink};
+use crate::text::char_count;
+use line::{RowParse, looks_like_heading, parse_bare_row, parse_path_row};
+use table::{FileTable, Other, Row};
+
+/// Lines that must parse as search output before the planner believes it.
+pub const MIN_SEARCH_LINES: u64 = 20;
+/// The share of non-empty lines (in percent) that must parse as search output.
+pub const MIN_SEARCH_PERCENT: u64 = 75;
+
+/// Context rows held back at most while waiting for the match that tells their path.
+const MAX_DEFERRED: usize = 64;
+
+/// A context row whose path is unsure (`a-1-b-7-text`), held until the next line: a match row
+/// of the same file tells where its path ends.
+#[derive(Debug)]
+struct Deferred {
+    line: String,
+    input_line: u64,
+    terminated: bool,
+}
+
+/// Where the rest of a line that arrives in pieces goes.
+#[derive(Debug, Clone, Copy)]
+enum OpenLine {
+    /// Nothing kept: only the input totals need it, and the reader counts those.
+    Dropped,
+    Row {
+        file: usize,
+        row: usize,
+    },
+    Other(usize),
+    /// A possible heading; its text is capped, so only its length grows.
+    Pending,
+}
+
+/// A line that may be a `--heading` path, waiting for the row that would confirm it.
+#[derive(Debug)]
+struct Pending {
+    text: String,
+    input_line: u64,
+    chars: u64,
+    terminated: bool,
+    files_before: usize,
+}
+
+#[derive(Debug)]
+pub struct SearchPlanner {
+    budget: u64,
+    pub(crate) table: FileTable,
+    /// Lines that parsed as rows or confirmed headings.
+    search_lines: u64,
+    /// Non-empty lines, `--` separators not included (they are neither prose nor rows).
+    nonempty_lines: u64,
+    /// A `--` separator or a context row was seen, so gaps between rows get a `--`.
+    pub(crate) context_mode: bool,
+    /// The file of the last row: the first candidate for the next row's path.
+    current: Option<usize>,
+    /// The file whose `--heading` the bare rows below belong to.
+    heading: Option<usize>,
+    pending: Option<Pending>,
+    deferred: Vec<Deferred>,
+    after_blank: bool,
+    open: OpenLine,
+    /// A lower bound of the lossless fold's length; once over the budget, the fold is impossible.
+    fold_floor: u64,
+    pub(crate) fold_possible: bool,
+}
+
+impl SearchPlanner {
+    #[must_use]
+    pub fn new(budget: u64) -> Self {
+        SearchPlanner {
+            budget,
+            table: FileTable::new(budget),
+            search_lines: 0,
+            nonempty_lines: 0,
+            context_mode: false,
+            current: None,
+            heading: None,
+            pending: None,
+            deferred: Vec::new(),
+            after_blank: true,
+            open: OpenLine::Dropped,
+            fold_floor: 0,
+            fold_possible: true,
+        }
+    }
+
+    /// At least [`MIN_SEARCH_LINES`] lines are search rows or headings, and they are at least
+    /// [`MIN_SEARCH_PERCENT`]% of the non-empty lines.
+    #[must_use]
+    pub fn is_search_shaped(&self) -> bool {
+        self.search_lines >= MIN_SEARCH_LINES
+            && self.search_lines * 100 >= self.nonempty_lines * MIN_SEARCH_PERCENT
+            && !self.table.files.is_empty()
+    }
+
+    /// Flushes a heading that no row confirmed; call once the input has ended.
+    pub fn end(&mut self) {
+        self.replay(None);
+        self.flush_pending();
+    }
+
+    /// Adds `chars` to the fold's lower bound and gives the fold up once it cannot fit.
+    fn grow_fold(&mut self, chars: u64) {
+        if !self.fold_possible {
+            return;
+        }
+        self.fold_floor += chars;
+        if self.fold_floor > self.budget {
+            self.fold_possible = false;
+            self.table.trim_to_shown();
+        }
+    }
+
+    fn flush_pending(&mut self) {
+        if let Some(p) = self.pending.take() {
+            self.grow_fold(p.chars + 1);
+            let other = Other {
+                chars: p.chars,
+                input_chars: p.chars + u64::from(p.terminated),
+                text: p.text,
+                input_line: p.input_line,
+                files_before: p.files_before,
+            };
+            self.table.other(other, self.fold_possible);
+        }
+    }
+
+    /// One whole line, or the first piece of a long one (`open`), without its `'\n'`.
+    fn line(&mut self, line: &str, input_line: u64, terminated: bool, open: bool) {
+        self.open = OpenLine::Dropped;
+        let bare = line.strip_suffix('\r').unwrap_or(line);
+        if bare.bytes().all(|b| b.is_ascii_whitespace()) {
+            self.replay(None);
+            self.flush_pending();
+            self.heading = None;
+            self.after_blank = true;
+            return;
+        }
+        if bare == "--" {
+            self.replay(None);
+            self.flush_pending();
+            self.context_mode = true;
+            return;
+        }
+        self.nonempty_lines += 1;
+        let after_blank = std::mem::replace(&mut self.after_blank, false);
+        if line.as_bytes()[0].is_ascii_digit() {
+            if let Some(row) = parse_bare_row(line) {
+                self.replay(None);
+                if let Some(file) = self.heading {
+                    self.row(file, line, row, input_line, terminated, open);
+                    return;
+                }
+                if let Some(p) = self.pending.take() {
+                    self.search_lines += 1;
+                    self.grow_fold(p.chars + 2);
+                    let file = self
+                        .table
+                        .file(p.text.strip_suffix('\r').unwrap_or(&p.text));
+                    self.heading = Some(file);
+                    self.row(file, line, row, input_line, terminated, open);
+                    return;
+                }
+            }
+        }
+        let current = self.current.map(|i| self.table.files[i].path.as_str());
+        if let Some(row) = parse_path_row(line, current) {
+            // After a blank line, `lib/a-1-b/Makefile` is a heading, not a row of `lib/a`.
+            if after_blank && !row.certain && self.heading.is_none() && looks_like_heading(line) {
+                self.hold_heading(line, input_line, terminated, open);
+                return;
+            }
+            // A line held as a possible heading may instead be a context row of this file.
+            if let Some(p) = self.pending.take() {
+                let path = &line[..row.path_len];
+                if parse_path_row(&p.text, Some(path)).is_some() {
+                    self.deferred.push(Deferred {
+                        line: p.text,
+                        input_line: p.input_line,
+                        terminated: p.terminated,
+                    });
+                } else {
+                    self.pending = Some(p);
+                    self.flush_pending();
+                }
+            }
+            if !row.is_match
+                && !open
+                && (!row.certain || !self.deferred.is_empty())
+                && self.deferred.len() < MAX_DEFERRED
+            {
+                self.deferred.push(Deferred {
+                    line: line.to_owned(),
+                    input_line,
+                    terminated,
+                });
+                return;
+            }
+            self.replay(row.is_match.then(|| &line[..row.path_len]));
+            self.path_row(line, row, input_line, terminated, open);
+            return;
+        }
+        self.replay(None);
+        self.flush_pending();
+        if after_blank && self.heading.is_none() && looks_like_heading(line) {
+            self.hold_heading(line, input_line, terminated, open);
+            return;
+        }
+        let chars = char_count(line);
+        self.heading = None;
+        self.grow_fold(chars + 1);
+        if !self.table.keeps_other(self.fold_possible) {
+            self.table.other_lines += 1;
+            return;
+        }
+        let other = Other {
+            text: line.to_owned(),
+            chars,
+            input_line,
+            input_chars: chars + u64::from(terminated),
+            files_before: self.table.files.len(),
+        };
+        if let Some(i) = self.table.other(other, self.fold_possible) {
+            if open {
+                self.open = OpenLine::Other(i);
+            }
+        }
+    }
+
+    /// Holds a line that may be a `--heading` path until the next line tells.
+    fn hold_heading(&mut self, line: &str, input_line: u64, terminated: bool, open: bool) {
+        self.pending = Some(Pending {
+            text: line.to_owned(),
+            input_line,
+            chars: char_count(line),
+            terminated,
+            files_before: self.table.files.len(),
+        });
+        if open {
+            self.open = OpenLine::Pending;
+        }
+    }
+
+    /// Handles the held-back context rows, parsed against `path` (the match that follows them)
+    /// when given, else against the current file.
+    fn replay(&mut self, path: Option<&str>) {
+        if self.deferred.is_empty() {
+            return;
+        }
+        for d in std::mem::take(&mut self.deferred) {
+            let current = path.or(self.current.map(|i| self.table.files[i].path.as_str()));
+            if let Some(row) = parse_path_row(&d.line, current) {
+                self.path_row(&d.line, row, d.input_line, d.terminated, false);
+            }
+        }
+    }
+
+    /// A `path:NN:text` or `path-NN-text` row.
+    fn path_row(
+        &mut self,
+        line: &str,
+        row: RowParse,
+        input_line: u64,
+        terminated: bool,
+        open: bool,
+    ) {
+        self.flush_pending();
+        self.heading = None;
+        let path = &line[..row.path_len];
+        let file = match self.current {
+            Some(i) if row.is_current => i,
+            _ => {
+                let known = self.table.files.len();
+                let i = self.table.file(path);
+                if i == known {
+                    self.grow_fold(2);
+                }
+                i
+            }
+        };
+        self.row(file, line, row, input_line, terminated, open);
+    }
+
+    fn row(
+        &mut self,
+        file: usize,
+        line: &str,
+        row: RowParse,
+        input_line: u64,
+        terminated: bool,
+        open: bool,
+    ) {
+        self.search_lines += 1;
+        self.current = Some(file);
+        self.context_mode |= !row.is_match;
+        self.table.count_row(file, row.is_match);
+        if !self.fold_possible && !self.table.wants_row(file, row.is_match) {
+            return;
+        }
+        let text = &line[row.row_start..];
+        let chars = char_count(text);
+        self.grow_fold(chars + 1);
+        // Growing may have given the fold up, and then only the rows a plan could show stay.
+        if !self.fold_possible && !self.table.wants_row(file, row.is_match) {
+            return;
+        }
+        let prefix_chars = if row.path_len == 0 {
+            0
+        } else {
+            self.table.files[file].path_chars + 1
+        };
+        let kept = Row {
+            text: text.to_owned(),
+            chars,
+            line_no: row.line_no,
+            is_match: row.is_match,
+            input_line,
+            input_chars: prefix_chars + chars + u64::from(terminated),
+        };
+        let i = self.table.keep_row(file, kept, self.fold_possible);
+        if open {
+            self.open = OpenLine::Row { file, row: i };
+        }
+    }
+
+    /// More of a line that arrived in pieces.
+    fn more_of_line(&mut self, piece: &str, terminated: bool) {
+        let chars = char_count(piece);
+        match self.open {
+            OpenLine::Dropped => {}
+            OpenLine::Pending => {
+                if let Some(p) = &mut self.pending {
+                    p.chars += chars;
+                    p.terminated = terminated;
+                }
+            }
+            OpenLine::Other(i) => {
+                self.grow_fold(chars);
+                if let Some(other) = self.table.others.get_mut(i) {
+                    if self.fold_possible {
+                        other.text.push_str(piece);
+                    }
+                    other.chars += chars;
+                    other.input_chars += chars + u64::from(terminated);
+                }
+            }
+            OpenLine::Row { file, row } => {
+                self.grow_fold(chars);
+                if let Some(r) = self.table.files[file].rows.get_mut(row) {
+                    if self.fold_possible {
+                        r.text.push_str(piece);
+                    }
+                    r.chars += chars;
+                    r.input_chars += chars + u64::from(terminated);
+                }
+            }
+        }
+        if terminated {
+            self.open = OpenLine::Dropped;
+        }
+    }
+}
+
+impl Sink for SearchPlanner {
+    fn block(&mut self, block: &Block<'_>) {
+        let mut text = block.text;
+        let mut input_line = block.first_line;
+        if block.continues_line {
+            let (piece, rest, terminated) = match memchr::memchr(b'\n', text.as_bytes()) {
+                Some(nl) => (&text[..nl], &text[nl + 1..], true),
+                None => (text, "", false),
+            };
+            self.more_of_line(piece, terminated);
+            if !terminated {
+                return;
+            }
+            text = rest;
+            input_line += 1;
+        }
+        let bytes = text.as_bytes();
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', bytes) {
+            self.line(&text[start..nl], input_line, true, false);
+            input_line += 1;
+            start = nl + 1;
+        }
+        if start < text.len() {
+            self.line(&text[start..], input_line, false, block.line_open);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

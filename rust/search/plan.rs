@@ -1,0 +1,546 @@
+//! Planning a search output into the budget, in three steps of decreasing detail.
+//!
+//! 1. The lossless fold: each path once, then its rows as the tool printed them (ripgrep's
+//!    `--heading` form), when that fits.
+//! 2. Groups: every file's header with its exact match count, then each file's first matches
+//!    with their context, added round by round (every file's first match, then every file's
+//!    second...) so early files cannot starve the rest of the map.
+//! 3. The roll-up ([`super::rollup`]) when not every file gets a header: files named with their
+//!    counts as far as they fit, the others counted in directory lines.
+//!
+//! A common directory prefix is printed once, with a note, when that saves room. The marker is
+//! sized first for the widest numbers this input could need, so the rendered plan is at most
+//! the budget by construction.
+
+use super::SearchPlanner;
+use super::rollup::{file_line, roll_up};
+use super::table::{FileEntry, MAX_MATCHES_SHOWN, ROW_CHARS_SHOWN, Row};
+use crate::engine::sink::Totals;
+use crate::plan::{LineRange, Piece, Plan, Shape};
+use crate::text::{byte_at_char, char_count, thousands};
+
+/// The output under construction, with its length in characters.
+#[derive(Debug, Default)]
+struct Out {
+    pieces: Vec<Piece>,
+    chars: u64,
+    /// Input lines shown whole, and the characters of input shown.
+    shown_lines: Vec<u64>,
+    shown_chars: u64,
+}
+
+impl Out {
+    fn kept(&mut self, text: &str) {
+        self.chars += char_count(text);
+        if let Some(Piece::Kept(last)) = self.pieces.last_mut() {
+            last.push_str(text);
+        } else {
+            self.pieces.push(Piece::Kept(text.to_owned()));
+        }
+    }
+
+    fn marker(&mut self, text: &str) {
+        self.chars += char_count(text);
+        if let Some(Piece::Marker(last)) = self.pieces.last_mut() {
+            last.push_str(text);
+        } else {
+            self.pieces.push(Piece::Marker(text.to_owned()));
+        }
+    }
+
+    /// A row or other input line: whole when short, else its first characters and a label.
+    fn input_line(&mut self, text: &str, chars: u64, input_line: u64, input_chars: u64) {
+        if chars <= ROW_CHARS_SHOWN {
+            self.kept(text);
+            self.shown_lines.push(input_line);
+            self.shown_chars += input_chars;
+        } else {
+            self.kept(&text[..byte_at_char(text, ROW_CHARS_SHOWN)]);
+            self.marker(&cut_label(chars));
+            self.shown_chars += ROW_CHARS_SHOWN;
+        }
+        self.kept("\n");
+    }
+
+    fn into_plan(mut self, totals: &Totals, lossless: bool) -> Plan {
+        if lossless {
+            return Plan {
+                shape: Shape::Search,
+                pieces: self.pieces,
+                omitted: vec![],
+                omitted_chars: 0,
+            };
+        }
+        self.shown_lines.sort_unstable();
+        self.shown_lines.dedup();
+        let mut omitted = Vec::new();
+        let mut next = 1;
+        for &line in self
+            .shown_lines
+            .iter()
+            .chain(std::iter::once(&(totals.lines + 1)))
+        {
+            if line > next {
+                omitted.push(LineRange {
+                    first: next,
+                    last: line - 1,
+                });
+            }
+            next = line + 1;
+        }
+        Plan {
+            shape: Shape::Search,
+            pieces: self.pieces,
+            omitted,
+            omitted_chars: totals.chars.saturating_sub(self.shown_chars),
+        }
+    }
+}
+
+/// The label after the shown start of a row cut at [`ROW_CHARS_SHOWN`] characters.
+fn cut_label(chars: u64) -> String {
+    format!(
+        " [shapeclip: {} more chars of this line]",
+        thousands(chars - ROW_CHARS_SHOWN)
+    )
+}
+
+/// Characters a row or other line takes in groups, with its newline.
+fn shown_len(chars: u64) -> u64 {
+    if chars <= ROW_CHARS_SHOWN {
+        chars + 1
+    } else {
+        ROW_CHARS_SHOWN + char_count(&cut_label(chars)) + 1
+    }
+}
+
+/// The longest leading directory all paths share (`./`, `/home/x/`, or "").
+fn common_dir(files: &[FileEntry]) -> &str {
+    let first = files[0].path.as_str();
+    let mut len = first.len();
+    for file in &files[1..] {
+        len = first.as_bytes()[..len]
+            .iter()
+            .zip(file.path.as_bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+    }
+    let cut = first.as_bytes()[..len]
+        .iter()
+        .rposition(|&b| b == b'/' || b == b'\\')
+        .map_or(0, |i| i + 1);
+    &first[..cut]
+}
+
+fn prefix_note(prefix: &str) -> String {
+    format!("[shapeclip: paths below are relative to {prefix}]\n")
+}
+
+/// How the paths are printed: whole, or after a common prefix stated once.
+#[derive(Debug, Clone, Copy)]
+struct Paths<'a> {
+    prefix: &'a str,
+    prefix_chars: u64,
+}
+
+impl<'a> Paths<'a> {
+    fn new(prefix: &'a str) -> Self {
+        Paths {
+            prefix,
+            prefix_chars: char_count(prefix),
+        }
+    }
+
+    fn shown(self, file: &FileEntry) -> &str {
+        &file.path[self.prefix.len()..]
+    }
+
+    fn note_chars(self) -> u64 {
+        if self.prefix.is_empty() {
+            0
+        } else {
+            char_count(&prefix_note(self.prefix))
+        }
+    }
+
+    fn note(self, out: &mut Out) {
+        if !self.prefix.is_empty() {
+            out.marker(&prefix_note(self.prefix));
+        }
+    }
+}
+
+/// Plans `planner`'s output into `budget` characters, or `None` when it is not search output
+/// or not even the roll-up of everything fits (the clip then runs).
+#[must_use]
+pub fn plan(planner: &SearchPlanner, totals: &Totals, budget: u64) -> Option<Plan> {
+    if !planner.is_search_shaped() {
+        return None;
+    }
+    let files = &planner.table.files;
+    let common = common_dir(files);
+    if planner.fold_possible {
+        for prefix in [&common[..0], common] {
+            if let Some(out) = fold(planner, Paths::new(prefix), budget) {
+                return Some(out.into_plan(totals, true));
+            }
+            if common.is_empty() {
+                break;
+            }
+        }
+    }
+    let whole = Paths::new("");
+    let factored = Paths::new(common);
+    let saving = (files.len() as u64).saturating_mul(factored.prefix_chars);
+    let paths = if saving > factored.note_chars() {
+        factored
+    } else {
+        whole
+    };
+    let tier = [Tier::Full, Tier::Compact]
+        .into_iter()
+        .find(|&t| widest_marker(planner, t) <= budget / 4)?;
+    grouped(planner, paths, budget, tier)
+        .or_else(|| rolled(planner, paths, budget, tier))
+        .map(|out| out.into_plan(totals, false))
+}
+
+/// Step 1: every row, grouped under its path. `None` unless it fits.
+fn fold(planner: &SearchPlanner, paths: Paths<'_>, budget: u64) -> Option<Out> {
+    let table = &planner.table;
+    let mut out = Out::default();
+    paths.note(&mut out);
+    let mut others = table.others.iter().peekable();
+    for (i, file) in table.files.iter().enumerate() {
+        if i > 0 {
+            out.kept("\n");
+        }
+        while let Some(other) = others.next_if(|o| o.files_before <= i) {
+            out.kept(&other.text);
+            out.kept("\n");
+        }
+        out.kept(paths.shown(file));
+        out.kept("\n");
+        let mut previous: Option<&Row> = None;
+        for row in &file.rows {
+            if planner.context_mode && previous.is_some_and(|p| p.line_no + 1 != row.line_no) {
+                out.kept("--\n");
+            }
+            out.kept(&row.text);
+            out.kept("\n");
+            previous = Some(row);
+        }
+        if out.chars > budget {
+            return None;
+        }
+    }
+    for other in others {
+        out.kept(&other.text);
+        out.kept("\n");
+    }
+    out.marker("[shapeclip: search output grouped by file; nothing omitted]");
+    (out.chars <= budget).then_some(out)
+}
+
+/// Where each of a file's first matches ends in its rows: `ends[k - 1]` rows show `k` matches
+/// with their context. Context between two matches is split at a gap in the line numbers, or
+/// halfway when the two share one run of context.
+fn group_ends(file: &FileEntry) -> Vec<usize> {
+    let rows = &file.rows;
+    let matches: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].is_match).collect();
+    let mut ends = Vec::with_capacity(matches.len());
+    for (k, &at) in matches.iter().enumerate() {
+        let next = matches.get(k + 1).copied();
+        let until = next.unwrap_or(rows.len());
+        if next.is_none() && !file.truncated {
+            ends.push(until);
+            continue;
+        }
+        let gap = (at + 1..until).find(|&i| rows[i].line_no != rows[i - 1].line_no + 1);
+        ends.push(gap.unwrap_or(at + 1 + (until - at - 1).div_ceil(2)));
+    }
+    ends
+}
+
+/// Characters of `rows` shown in groups, with `--` between runs in context mode.
+fn rows_len(rows: &[Row], context_mode: bool) -> u64 {
+    let gaps = rows
+        .windows(2)
+        .filter(|w| w[0].line_no + 1 != w[1].line_no)
+        .count() as u64;
+    rows.iter().map(|r| shown_len(r.chars)).sum::<u64>() + if context_mode { 3 * gaps } else { 0 }
+}
+
+fn header(path: &str, matches: u64, shown: u64) -> String {
+    if shown == 0 || shown == matches {
+        return file_line(path, matches);
+    }
+    format!(
+        "{path} ({} matches, showing {})\n",
+        thousands(matches),
+        thousands(shown)
+    )
+}
+
+/// Step 2: every file's header, then first matches round by round. `None` when the headers do
+/// not all fit.
+fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -> Option<Out> {
+    let table = &planner.table;
+    let files = &table.files;
+    let widest = widest_marker(planner, tier);
+    let mut room = budget.checked_sub(widest + paths.note_chars())?;
+    // Stops at the first header that does not fit: a flood of files costs no more than that.
+    for file in files {
+        room = room.checked_sub(char_count(&header(paths.shown(file), file.matches, 0)))?;
+    }
+
+    let others = pick_others(planner, &mut room);
+    let ends: Vec<Vec<usize>> = files.iter().map(group_ends).collect();
+    let mut shown = vec![0usize; files.len()];
+    let mut stalled = vec![false; files.len()];
+    for round in 1..=usize::try_from(MAX_MATCHES_SHOWN).unwrap_or(usize::MAX) {
+        for (i, file) in files.iter().enumerate() {
+            if stalled[i] || shown[i] + 1 != round || ends[i].len() < round {
+                continue;
+            }
+            let old_end = if round == 1 { 0 } else { ends[i][round - 2] };
+            let new_end = ends[i][round - 1];
+            let path = paths.shown(file);
+            let old = rows_len(&file.rows[..old_end], planner.context_mode)
+                + char_count(&header(path, file.matches, shown[i] as u64));
+            let new = rows_len(&file.rows[..new_end], planner.context_mode)
+                + char_count(&header(path, file.matches, round as u64));
+            // Showing every match drops ", showing k", so a step can also shrink the header.
+            if new <= room + old {
+                room = room + old - new;
+                shown[i] = round;
+            } else {
+                stalled[i] = true;
+            }
+        }
+    }
+
+    let mut out = Out::default();
+    paths.note(&mut out);
+    let mut pending_others = others.iter().peekable();
+    let mut shown_matches = 0;
+    for (i, file) in files.iter().enumerate() {
+        while let Some(o) = pending_others.next_if(|o| o.files_before <= i) {
+            out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
+        }
+        out.marker(&header(paths.shown(file), file.matches, shown[i] as u64));
+        let end = if shown[i] == 0 {
+            0
+        } else {
+            ends[i][shown[i] - 1]
+        };
+        let rows = &file.rows[..end];
+        for (j, row) in rows.iter().enumerate() {
+            if planner.context_mode && j > 0 && rows[j - 1].line_no + 1 != row.line_no {
+                out.kept("--\n");
+            }
+            out.input_line(&row.text, row.chars, row.input_line, row.input_chars);
+            shown_matches += u64::from(row.is_match);
+        }
+    }
+    for o in pending_others {
+        out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
+    }
+    let facts = Facts {
+        shown_matches,
+        listing: Listing::Grouped {
+            with_rows: shown.iter().filter(|&&k| k > 0).count() as u64,
+        },
+        others_shown: others.len() as u64,
+        ..Facts::widest(planner)
+    };
+    out.marker(&marker(tier, &facts.exact(planner)));
+    debug_assert!(out.chars <= budget);
+    Some(out)
+}
+
+/// The non-search lines to show: the first ones, in at most an eighth of `room`, which shrinks
+/// by what they take.
+fn pick_others<'p>(planner: &'p SearchPlanner, room: &mut u64) -> &'p [super::table::Other] {
+    let others = &planner.table.others;
+    let mut cap = *room / 8;
+    let mut n = 0;
+    for other in others {
+        let len = shown_len(other.chars);
+        if len > cap {
+            break;
+        }
+        cap -= len;
+        *room -= len;
+        n += 1;
+    }
+    &others[..n]
+}
+
+/// Step 3: named files and directory roll-ups, and no rows.
+fn rolled(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -> Option<Out> {
+    let widest = widest_marker(planner, tier);
+    let mut room = budget.checked_sub(widest + paths.note_chars())?;
+    let others = pick_others(planner, &mut room);
+    let shared_dir = if paths.prefix.is_empty() {
+        "all files"
+    } else {
+        paths.prefix
+    };
+    let listing = roll_up(&planner.table.files, paths.prefix.len(), shared_dir, room)?;
+    let mut out = Out::default();
+    paths.note(&mut out);
+    for o in others {
+        out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
+    }
+    for line in &listing.lines {
+        out.marker(line);
+    }
+    let facts = Facts {
+        shown_matches: 0,
+        listing: Listing::Rolled {
+            named: listing.named_files,
+            rolled: listing.rolled_files,
+            dir_lines: listing.dir_lines,
+        },
+        others_shown: others.len() as u64,
+        ..Facts::widest(planner)
+    };
+    out.marker(&marker(tier, &facts.exact(planner)));
+    debug_assert!(out.chars <= budget);
+    Some(out)
+}
+
+/// Marker sizes, longest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tier {
+    Full,
+    Compact,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Listing {
+    Grouped {
+        with_rows: u64,
+    },
+    Rolled {
+        named: u64,
+        rolled: u64,
+        dir_lines: u64,
+    },
+}
+
+/// The numbers a marker states.
+#[derive(Debug, Clone, Copy)]
+struct Facts {
+    total_matches: u64,
+    shown_matches: u64,
+    files: u64,
+    listing: Listing,
+    others: u64,
+    others_shown: u64,
+    context_mode: bool,
+}
+
+impl Facts {
+    /// Facts whose every number is at least as long, printed, as any real one for this input,
+    /// in the listing whose marker is longer, so its marker bounds the real marker's length.
+    fn widest(planner: &SearchPlanner) -> Self {
+        let table = &planner.table;
+        let n = table
+            .matches
+            .max(table.files.len() as u64)
+            .max(table.other_lines);
+        Facts {
+            total_matches: n,
+            shown_matches: 0,
+            files: n,
+            listing: Listing::Rolled {
+                named: n,
+                rolled: n,
+                dir_lines: n,
+            },
+            others: n.max(1),
+            others_shown: 0,
+            context_mode: true,
+        }
+    }
+
+    /// The real totals, keeping the listing and shown counts already set.
+    fn exact(self, planner: &SearchPlanner) -> Self {
+        let table = &planner.table;
+        Facts {
+            total_matches: table.matches,
+            files: table.files.len() as u64,
+            others: table.other_lines,
+            context_mode: planner.context_mode,
+            ..self
+        }
+    }
+}
+
+/// The longest marker this input could need in `tier`, whichever listing it describes.
+fn widest_marker(planner: &SearchPlanner, tier: Tier) -> u64 {
+    let rolled = Facts::widest(planner);
+    let n = rolled.files;
+    let grouped = Facts {
+        listing: Listing::Grouped { with_rows: n },
+        ..rolled
+    };
+    char_count(&marker(tier, &rolled)).max(char_count(&marker(tier, &grouped)))
+}
+
+/// The marker: what was omitted, exactly, and how to get it.
+fn marker(tier: Tier, facts: &Facts) -> String {
+    let omitted = facts.total_matches - facts.shown_matches;
+    let lines = |n: u64| if n == 1 { "line" } else { "lines" };
+    if tier == Tier::Compact {
+        return format!(
+            "[shapeclip: {} of {} matched {} omitted; {} files]",
+            thousands(omitted),
+            thousands(facts.total_matches),
+            lines(facts.total_matches),
+            thousands(facts.files),
+        );
+    }
+    let listing = match facts.listing {
+        Listing::Grouped { with_rows } => format!(
+            "All {} files are listed with exact match counts; {} show their first matches (up to {MAX_MATCHES_SHOWN} each).",
+            thousands(facts.files),
+            thousands(with_rows),
+        ),
+        Listing::Rolled {
+            named,
+            rolled,
+            dir_lines,
+        } => format!(
+            "Of {} files, {} are named with exact match counts and {} are counted in {} directory {}.",
+            thousands(facts.files),
+            thousands(named),
+            thousands(rolled),
+            thousands(dir_lines),
+            lines(dir_lines),
+        ),
+    };
+    let others = if facts.others == 0 {
+        String::new()
+    } else {
+        format!(
+            " {} of {} other {} (not search results) omitted.",
+            thousands(facts.others - facts.others_shown),
+            thousands(facts.others),
+            lines(facts.others),
+        )
+    };
+    let context = if facts.context_mode {
+        ", fewer context lines"
+    } else {
+        ""
+    };
+    format!(
+        "[shapeclip: {} of {} matched {} omitted. {listing}{others} To get the rest, search again narrower (a more specific pattern, a subdirectory{context}), or use -l for the file list and -c for per-file counts.]",
+        thousands(omitted),
+        thousands(facts.total_matches),
+        lines(facts.total_matches),
+    )
+}

@@ -1,0 +1,260 @@
+//! The map when not even one line per file fits: named files and directory roll-ups.
+//!
+//! The files form a tree of directories (in first-seen order). The listing starts as one line
+//! for the whole tree and is refined step by step: each step shows one more child of a
+//! directory (a file with its count, or a subdirectory rolled up with its file and match
+//! counts) while the directory's remaining children shrink to one "other files" line. First
+//! every top-level entry gets its line, then files are named in first-seen order, depth first.
+//! A step is taken only if the listing still fits, so at every point each file is either named
+//! or inside a directory line that counts it, and every number is exact.
+
+use std::collections::HashMap;
+
+use super::hash::FastHash;
+use super::table::FileEntry;
+use crate::text::{char_count, thousands};
+
+#[derive(Debug, Clone, Copy)]
+enum Node {
+    Dir(usize),
+    File(usize),
+}
+
+#[derive(Debug)]
+struct Dir {
+    /// The directory as printed: a prefix of this file's shown path (`None`: the root).
+    label: Option<(usize, usize)>,
+    files: u64,
+    matches: u64,
+    children: Vec<Node>,
+    /// `rest[j]`: files and matches in `children[j..]`.
+    rest: Vec<(u64, u64)>,
+}
+
+/// A listing of every file, each named or counted in a directory line.
+#[derive(Debug)]
+pub struct Rollup {
+    pub lines: Vec<String>,
+    pub named_files: u64,
+    pub rolled_files: u64,
+    pub dir_lines: u64,
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// `path (N matches)`: how a named file is listed, here and in the grouped plan.
+#[must_use]
+pub fn file_line(path: &str, matches: u64) -> String {
+    format!("{path} ({})\n", plural(matches, "match", "matches"))
+}
+
+struct Tree<'a> {
+    files: &'a [FileEntry],
+    prefix_len: usize,
+    root_label: &'a str,
+    dirs: Vec<Dir>,
+}
+
+impl<'a> Tree<'a> {
+    fn build(files: &'a [FileEntry], prefix_len: usize, root_label: &'a str) -> Self {
+        let mut dirs = vec![Dir {
+            label: None,
+            files: 0,
+            matches: 0,
+            children: Vec::new(),
+            rest: Vec::new(),
+        }];
+        // Looked up only; the children vectors keep first-seen order.
+        let mut by_name: HashMap<(usize, &'a str), usize, FastHash> = HashMap::default();
+        for (i, file) in files.iter().enumerate() {
+            let shown = &file.path[prefix_len..];
+            let mut dir = 0;
+            dirs[0].files += 1;
+            dirs[0].matches += file.matches;
+            let mut start = 0;
+            for sep in memchr::memchr2_iter(b'/', b'\\', shown.as_bytes()) {
+                // The name keeps its separator: `/x` and `\x` are different directories.
+                let name = &shown[start..=sep];
+                start = sep + 1;
+                let next = *by_name.entry((dir, name)).or_insert_with(|| {
+                    dirs.push(Dir {
+                        label: Some((i, sep + 1)),
+                        files: 0,
+                        matches: 0,
+                        children: Vec::new(),
+                        rest: Vec::new(),
+                    });
+                    let new = dirs.len() - 1;
+                    dirs[dir].children.push(Node::Dir(new));
+                    new
+                });
+                dir = next;
+                dirs[dir].files += 1;
+                dirs[dir].matches += file.matches;
+            }
+            dirs[dir].children.push(Node::File(i));
+        }
+        let mut tree = Tree {
+            files,
+            prefix_len,
+            root_label,
+            dirs,
+        };
+        for d in 0..tree.dirs.len() {
+            let mut sums = vec![(0, 0); tree.dirs[d].children.len() + 1];
+            for (j, &child) in tree.dirs[d].children.iter().enumerate().rev() {
+                let (f, m) = tree.counts(child);
+                sums[j] = (sums[j + 1].0 + f, sums[j + 1].1 + m);
+            }
+            tree.dirs[d].rest = sums;
+        }
+        tree
+    }
+
+    fn label(&self, dir: usize) -> &'a str {
+        match self.dirs[dir].label {
+            Some((file, end)) => &self.files[file].path[self.prefix_len..self.prefix_len + end],
+            None => self.root_label,
+        }
+    }
+
+    fn counts(&self, node: Node) -> (u64, u64) {
+        match node {
+            Node::Dir(d) => (self.dirs[d].files, self.dirs[d].matches),
+            Node::File(f) => (1, self.files[f].matches),
+        }
+    }
+
+    /// The line that stands for the children of `dir` from `shown` on ("" when none is left).
+    fn rest_line(&self, dir: usize, shown: usize) -> String {
+        let children = &self.dirs[dir].children;
+        if shown >= children.len() {
+            return String::new();
+        }
+        let (files, matches) = self.dirs[dir].rest[shown];
+        let other = if shown == 0 { "" } else { "other " };
+        format!(
+            "{} ({}{}, {})\n",
+            self.label(dir),
+            other,
+            plural(files, "file", "files"),
+            plural(matches, "match", "matches"),
+        )
+    }
+
+    fn node_line(&self, node: Node) -> String {
+        match node {
+            Node::Dir(d) => self.rest_line(d, 0),
+            Node::File(f) => file_line(
+                &self.files[f].path[self.prefix_len..],
+                self.files[f].matches,
+            ),
+        }
+    }
+
+    fn render(&self, dir: usize, shown: &[usize], out: &mut Rollup) {
+        for &child in &self.dirs[dir].children[..shown[dir]] {
+            match child {
+                Node::Dir(d) => self.render(d, shown, out),
+                Node::File(f) => {
+                    out.named_files += 1;
+                    out.lines.push(self.node_line(Node::File(f)));
+                }
+            }
+        }
+        let rest = self.rest_line(dir, shown[dir]);
+        if !rest.is_empty() {
+            out.dir_lines += 1;
+            out.lines.push(rest);
+        }
+    }
+}
+
+/// The listing being refined: how many children of each directory are shown, and its length.
+struct Steps<'t, 'a> {
+    tree: &'t Tree<'a>,
+    shown: Vec<usize>,
+    used: u64,
+    room: u64,
+}
+
+impl Steps<'_, '_> {
+    /// Shows the next child of `dir` if the listing still fits; says whether it did.
+    fn step(&mut self, dir: usize) -> bool {
+        let tree = self.tree;
+        let j = self.shown[dir];
+        let Some(&child) = tree.dirs[dir].children.get(j) else {
+            return false;
+        };
+        let before = char_count(&tree.rest_line(dir, j));
+        let after = char_count(&tree.rest_line(dir, j + 1));
+        let next = self.used + char_count(&tree.node_line(child)) + after - before;
+        if next > self.room {
+            return false;
+        }
+        self.used = next;
+        self.shown[dir] += 1;
+        true
+    }
+
+    /// Names the files under `dir` in order, depth first, while they fit; says whether all did.
+    fn name_files(&mut self, dir: usize) -> bool {
+        while self.shown[dir] < self.tree.dirs[dir].children.len() {
+            let child = self.tree.dirs[dir].children[self.shown[dir]];
+            if !self.step(dir) {
+                return false;
+            }
+            if let Node::Dir(d) = child {
+                if !self.name_files(d) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Lists every file of `files` in at most `room` characters: as many named with their counts
+/// as fit, the rest counted in directory lines. Paths are shown without their first
+/// `prefix_len` bytes; `root_label` names the directory they all share. `None` when not even
+/// one line for everything fits.
+#[must_use]
+pub fn roll_up(
+    files: &[FileEntry],
+    prefix_len: usize,
+    root_label: &str,
+    room: u64,
+) -> Option<Rollup> {
+    let tree = Tree::build(files, prefix_len, root_label);
+    let used = char_count(&tree.rest_line(0, 0));
+    if used > room {
+        return None;
+    }
+    let mut steps = Steps {
+        tree: &tree,
+        shown: vec![0usize; tree.dirs.len()],
+        used,
+        room,
+    };
+    // Every top-level entry gets a line first: one line for the shared directory itself would
+    // say nothing about where the matches are.
+    while steps.step(0) {}
+    // Then files are named in first-seen order, each directory broken down as its files are.
+    for j in 0..steps.shown[0] {
+        if let Node::Dir(d) = tree.dirs[0].children[j] {
+            steps.name_files(d);
+        }
+    }
+    let Steps { shown, .. } = steps;
+    let mut out = Rollup {
+        lines: Vec::new(),
+        named_files: 0,
+        rolled_files: 0,
+        dir_lines: 0,
+    };
+    tree.render(0, &shown, &mut out);
+    out.rolled_files = files.len() as u64 - out.named_files;
+    Some(out)
+}

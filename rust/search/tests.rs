@@ -1,0 +1,430 @@
+//! Search planner tests through the whole engine: generated floods in every format, checked
+//! against the counts the generator knows (the oracle), over many budgets and chunk splits.
+
+#![allow(
+    clippy::format_collect,
+    reason = "test inputs are built for clarity, not speed"
+)]
+
+use std::fmt::Write as _;
+
+use crate::engine::{Engine, Outcome};
+use crate::plan::Shape;
+use crate::profile::Profile;
+use crate::text::char_count;
+
+/// A small deterministic generator (xorshift), so failures replay.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[usize::try_from(self.below(items.len() as u64)).unwrap()]
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Format {
+    Plain,
+    Context(u64),
+    Column,
+    Heading,
+}
+
+const DIRS: &[&str] = &[
+    "src/",
+    "./lib/a-1-b/",
+    "/abs/with space/",
+    "C:\\win\\dir\\",
+    "tests/2024-01-02/",
+    "pkg/v2:3/deep/er/",
+    "",
+];
+const NAMES: &[&str] = &["mod.rs", "a-12-b.py", "Makefile", "data-7.txt", "x.c"];
+const WORDS: &[&str] = &[
+    "let",
+    "x = d[1:2:3]",
+    "-3-",
+    "12:34:56",
+    "é漢",
+    "return None",
+    ":",
+];
+
+/// A search output and the true per-file match counts, in first-seen order.
+fn flood(seed: u64, files: usize, format: Format) -> (String, Vec<(String, u64)>) {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut out = String::new();
+    let mut truth = Vec::new();
+    for f in 0..files {
+        let dir = format!(
+            "{}{}",
+            rng.pick(DIRS),
+            rng.pick(DIRS).trim_start_matches(['.', '/', 'C', ':'])
+        );
+        let mut name = rng.pick(NAMES);
+        // A path with a space and a name without an extension is beyond what the parser can
+        // tell from a context line whose text holds `-12-` (see `line::parse_path_row`).
+        if dir.contains(' ') && !name.contains('.') {
+            name = "notes.txt";
+        }
+        let path = format!("{dir}{f}{name}");
+        let hot = rng.below(4) == 0;
+        let n = 1 + rng.below(if hot { 40 } else { 4 });
+        let mut lines: Vec<u64> = Vec::new();
+        let mut at = 0;
+        for _ in 0..n {
+            at += 1 + rng.below(9);
+            lines.push(at);
+        }
+        let c = if let Format::Context(c) = format {
+            c
+        } else {
+            0
+        };
+        let mut shown: Vec<(u64, bool)> = Vec::new();
+        for &m in &lines {
+            for l in m.saturating_sub(c).max(1)..=m + c {
+                match shown.iter_mut().find(|(x, _)| *x == l) {
+                    Some(entry) => entry.1 |= l == m,
+                    None => shown.push((l, l == m)),
+                }
+            }
+        }
+        shown.sort_unstable();
+        if format == Format::Heading {
+            if f > 0 {
+                out.push('\n');
+            }
+            out.push_str(&path);
+            out.push('\n');
+        } else if c > 0 && f > 0 {
+            out.push_str("--\n");
+        }
+        let mut previous = None;
+        for (l, is_match) in shown {
+            if c > 0 && previous.is_some_and(|p: u64| p + 1 != l) {
+                out.push_str("--\n");
+            }
+            previous = Some(l);
+            let sep = if is_match { ':' } else { '-' };
+            let text = format!("{} {}", rng.pick(WORDS), rng.pick(WORDS));
+            match format {
+                Format::Heading => _ = writeln!(out, "{l}{sep}{text}"),
+                Format::Column if is_match => {
+                    _ = writeln!(out, "{path}:{l}:{}:{text}", 1 + rng.below(30));
+                }
+                _ => _ = writeln!(out, "{path}{sep}{l}{sep}{text}"),
+            }
+        }
+        truth.push((path, n));
+    }
+    (out, truth)
+}
+
+fn run_chunks(input: &str, budget: u64, chunk: usize) -> Outcome {
+    let mut engine =
+        Engine::new(budget, Profile::new("search", Some("grep"), 1, 1).unwrap()).unwrap();
+    for piece in input.as_bytes().chunks(chunk.max(1)) {
+        engine.feed_bytes(piece);
+    }
+    engine.finish()
+}
+
+fn run(input: &str, budget: u64) -> Outcome {
+    run_chunks(input, budget, input.len())
+}
+
+/// Checks every count the output states against the truth, and that every file is named or
+/// counted in a directory line. Returns how many files are named.
+fn check_map(text: &str, truth: &[(String, u64)]) -> usize {
+    let prefix = text
+        .strip_prefix("[shapeclip: paths below are relative to ")
+        .and_then(|rest| rest.split_once("]\n"))
+        .map_or("", |(p, _)| p);
+    let shown = |p: &str| p.strip_prefix(prefix).unwrap_or(p).to_owned();
+    let total_files = truth.len() as u64;
+    let total_matches: u64 = truth.iter().map(|t| t.1).sum();
+    let (mut named, mut dir_files, mut line_matches) = (0usize, 0u64, 0u64);
+    for line in text.lines() {
+        let Some((name, inside)) = line.rsplit_once(" (") else {
+            continue;
+        };
+        let Some(inside) = inside.strip_suffix(')') else {
+            continue;
+        };
+        let number = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
+        if inside.contains(" file") {
+            let (files, matches) = inside.split_once(", ").unwrap();
+            let other = files.starts_with("other ");
+            let files = files.trim_start_matches("other ");
+            let f = number(files.split(' ').next().unwrap());
+            let m = number(matches.split(' ').next().unwrap());
+            if !other && name != "all files" {
+                let under: Vec<_> = truth
+                    .iter()
+                    .filter(|(p, _)| shown(p).starts_with(name))
+                    .collect();
+                assert_eq!(
+                    f,
+                    under.len() as u64,
+                    "files under {name}: {under:?}\n{text}"
+                );
+                assert_eq!(
+                    m,
+                    under.iter().map(|t| t.1).sum::<u64>(),
+                    "matches under {name}"
+                );
+            }
+            dir_files += f;
+            line_matches += m;
+        } else if let Some((n, rest)) = inside.split_once(" match") {
+            let (path, count) = truth
+                .iter()
+                .find(|(p, _)| shown(p) == name)
+                .unwrap_or_else(|| panic!("unknown file {name:?} in {line:?}"));
+            assert_eq!(number(n), *count, "count of {path}");
+            assert!(rest.is_empty() || rest.starts_with("es"), "{line}");
+            named += 1;
+            line_matches += count;
+        }
+    }
+    assert_eq!(
+        named as u64 + dir_files,
+        total_files,
+        "every file accounted once:\n{text}"
+    );
+    assert_eq!(line_matches, total_matches, "every match accounted once");
+    named
+}
+
+#[test]
+fn every_format_every_budget_is_bounded_exact_and_complete() {
+    for (seed, format) in [
+        (1, Format::Plain),
+        (2, Format::Context(2)),
+        (3, Format::Column),
+        (4, Format::Heading),
+        (5, Format::Context(1)),
+    ] {
+        let (input, truth) = flood(seed, 60, format);
+        let mut budgets: Vec<u64> = (1..=200).step_by(7).collect();
+        budgets.extend([250, 400, 700, 1000, 2000, 4000, 8000, 16_000]);
+        budgets.push(char_count(&input) - 1);
+        for budget in budgets {
+            let out = run(&input, budget);
+            let text = out.plan.render();
+            assert!(char_count(&text) <= budget, "{format:?} budget {budget}");
+            if out.plan.shape == Shape::Search {
+                if !text.contains("nothing omitted") {
+                    check_map(&text, &truth);
+                }
+            } else if out.plan.shape != Shape::Passthrough {
+                assert!(
+                    budget < 400,
+                    "{format:?} budget {budget} fell back to {:?}",
+                    out.plan.shape
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_roomy_budget_names_every_file_and_shows_first_matches() {
+    let (input, truth) = flood(7, 40, Format::Plain);
+    let out = run(&input, char_count(&input) / 3);
+    let text = out.plan.render();
+    assert_eq!(out.plan.shape, Shape::Search);
+    assert_eq!(check_map(&text, &truth), 40, "{text}");
+    assert!(
+        text.contains("showing") || text.contains("nothing omitted"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_lossless_fold_keeps_every_row() {
+    let (input, truth) = flood(8, 30, Format::Context(1));
+    let out = run(&input, char_count(&input) - 1);
+    let text = out.plan.render();
+    assert_eq!(out.plan.shape, Shape::Search);
+    assert!(text.ends_with("[shapeclip: search output grouped by file; nothing omitted]"));
+    let rows = |s: &str| s.lines().filter(|l| l.contains(['-', ':'])).count();
+    assert!(rows(&text) >= input.lines().filter(|l| *l != "--").count() - truth.len());
+    assert_eq!(out.plan.omitted_chars, 0);
+}
+
+#[test]
+fn many_files_roll_up_by_directory() {
+    let mut input = String::new();
+    let mut truth = Vec::new();
+    for d in 0..30 {
+        for f in 0..40u64 {
+            let path = format!("/repo/pkg{d}/sub{}/file{f}.py", f % 3);
+            for l in 0..=(f % 4) {
+                _ = writeln!(input, "{path}:{}:import thing{l}", l + 1);
+            }
+            truth.push((path, f % 4 + 1));
+        }
+    }
+    for budget in [300, 1000, 4000, 16_000] {
+        let out = run(&input, budget);
+        let text = out.plan.render();
+        assert_eq!(out.plan.shape, Shape::Search, "{budget}");
+        assert!(char_count(&text) <= budget);
+        let named = check_map(&text, &truth);
+        if budget >= 4000 {
+            assert!(text.contains("directory line"), "{text}");
+        }
+        if budget >= 4000 {
+            assert!(named >= 80, "budget {budget} named {named}");
+            assert!(text.starts_with("[shapeclip: paths below are relative to /repo/]\n"));
+        }
+    }
+}
+
+#[test]
+fn stream_equals_one_shot_over_chunk_splits() {
+    for format in [Format::Plain, Format::Context(2), Format::Heading] {
+        let (input, _) = flood(11, 25, format);
+        for budget in [300, 1500, 5000] {
+            let whole = run(&input, budget).plan;
+            for chunk in [1, 2, 3, 7, 64, 4096, 65_536] {
+                assert_eq!(
+                    run_chunks(&input, budget, chunk).plan,
+                    whole,
+                    "{format:?} {budget} {chunk}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn detection_needs_twenty_lines_and_three_quarters() {
+    let rows = |n: usize| -> String {
+        (1..=n)
+            .map(|i| format!("src/a{}.rs:{i}:fn some_function_name() {{}}\n", i % 3))
+            .collect()
+    };
+    let prose = |n: usize| -> String {
+        (0..n)
+            .map(|i| format!("just some prose, sentence number {i}.\n"))
+            .collect()
+    };
+    let shape = |input: &str| run(input, 300).plan.shape;
+    assert_eq!(shape(&rows(19)), Shape::Clip);
+    assert_eq!(shape(&rows(20)), Shape::Search);
+    assert_eq!(shape(&(rows(30) + &prose(10))), Shape::Search);
+    assert_eq!(shape(&(rows(30) + &prose(11))), Shape::Clip);
+    let mixed: String = (0..200)
+        .map(|i| {
+            if i % 2 == 0 {
+                format!("a.py:{i}:x\n")
+            } else {
+                "prose line\n".into()
+            }
+        })
+        .collect();
+    assert_eq!(shape(&mixed), Shape::Clip);
+    let log: String = (0..100)
+        .map(|i| format!("12:34:{i:02} ERROR:42: worker {i} failed\n"))
+        .collect();
+    assert_eq!(shape(&log), Shape::Clip);
+    let urls: String = (0..100)
+        .map(|i| format!("https://x.org:80:{i}/\n"))
+        .collect();
+    assert_eq!(shape(&urls), Shape::Clip);
+}
+
+#[test]
+fn other_lines_are_kept_and_counted() {
+    let (mut input, truth) = flood(12, 30, Format::Plain);
+    input.insert_str(0, "grep: warning: recursive search of stdin\n");
+    input.push_str("Binary file data.bin matches\n");
+    let out = run(&input, 3000);
+    let text = out.plan.render();
+    check_map(&text, &truth);
+    assert!(
+        text.contains("grep: warning: recursive search of stdin\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("other lines (not search results) omitted"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_huge_match_line_is_cut_with_an_exact_label() {
+    let mut input: String = (1..=30)
+        .map(|i| format!("src/f{i}.rs:{i}:short\n"))
+        .collect();
+    let long = "y".repeat(3_000_000);
+    _ = writeln!(input, "src/big.rs:7:{long}");
+    for chunk in [input.len(), 65_536] {
+        let out = run_chunks(&input, 4000, chunk);
+        let text = out.plan.render();
+        assert_eq!(out.plan.shape, Shape::Search);
+        assert!(char_count(&text) <= 4000);
+        let row_chars = 2 + 3_000_000u64;
+        let label = format!(
+            " [shapeclip: {} more chars of this line]",
+            crate::text::thousands(row_chars - 300)
+        );
+        assert!(text.contains(&label), "{text}");
+        assert!(text.contains("big.rs (1 match)"), "{text}");
+    }
+}
+
+#[test]
+fn headings_need_a_row_to_count() {
+    let mut input = String::from("Summary\n\n");
+    for f in 0..30 {
+        _ = writeln!(input, "dir/f{f}.py\n1:a\n2-b\n3:c\n");
+    }
+    input.push_str("lib/notes.txt\nno rows here\n");
+    let out = run(&input, 300);
+    assert_eq!(out.plan.shape, Shape::Search);
+    let text = out.plan.render();
+    assert!(text.contains("f0.py (2 matches"), "{text}");
+    assert!(!text.contains("lib/notes.txt ("), "{text}");
+}
+
+#[test]
+fn every_parsed_file_is_a_true_file_with_its_count() {
+    for (seed, format) in [
+        (1, Format::Plain),
+        (2, Format::Context(2)),
+        (3, Format::Column),
+        (4, Format::Heading),
+        (5, Format::Context(1)),
+        (6, Format::Context(3)),
+    ] {
+        let (input, truth) = flood(seed, 60, format);
+        let mut planner = super::SearchPlanner::new(100);
+        let mut reader = crate::engine::reader::LineReader::default();
+        reader.feed_str(&input, &mut planner);
+        reader.finish(&mut planner);
+        planner.end();
+        let parsed: Vec<(String, u64)> = planner
+            .table
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.matches))
+            .collect();
+        assert_eq!(parsed, truth, "{format:?}");
+        assert_eq!(planner.table.other_lines, 0, "{format:?}");
+    }
+}
