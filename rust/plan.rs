@@ -11,6 +11,8 @@ pub enum Shape {
     Passthrough,
     /// Line-aware head and tail with a marker where the middle was.
     Clip,
+    /// A build or test log: errors with their traces, summaries, warnings once per kind.
+    Log,
 }
 
 impl Shape {
@@ -19,6 +21,7 @@ impl Shape {
         match self {
             Shape::Passthrough => "passthrough",
             Shape::Clip => "clip",
+            Shape::Log => "log",
         }
     }
 }

@@ -11,8 +11,9 @@ pub mod sink;
 use crate::clip;
 use crate::clip::window::Window;
 use crate::error::Error;
+use crate::log::LogPlanner;
 use crate::plan::{Piece, Plan, Shape};
-use crate::profile::Profile;
+use crate::profile::{Profile, ToolKind};
 use reader::LineReader;
 use sink::{Block, Sink, Totals};
 
@@ -27,11 +28,16 @@ pub struct Outcome {
 #[derive(Debug)]
 struct Planners {
     window: Window,
+    /// Only for shell-like tools: a file that mentions "error" is not a build log.
+    log: Option<LogPlanner>,
 }
 
 impl Sink for Planners {
     fn block(&mut self, block: &Block<'_>) {
         self.window.block(block);
+        if let Some(log) = &mut self.log {
+            log.block(block);
+        }
     }
 }
 
@@ -54,11 +60,12 @@ impl Engine {
         }
         Ok(Engine {
             budget,
-            profile,
             reader: LineReader::default(),
             planners: Planners {
                 window: Window::new(budget),
+                log: (profile.kind == ToolKind::Shell).then(|| LogPlanner::new(budget)),
             },
+            profile,
         })
     }
 
@@ -76,6 +83,7 @@ impl Engine {
     pub fn finish(mut self) -> Outcome {
         let totals = self.reader.finish(&mut self.planners);
         let window = self.planners.window;
+        let log = self.planners.log;
         let plan = if totals.chars <= self.budget {
             Plan {
                 shape: Shape::Passthrough,
@@ -83,6 +91,8 @@ impl Engine {
                 omitted: vec![],
                 omitted_chars: 0,
             }
+        } else if let Some(plan) = log.and_then(|l| l.plan(&window, &totals, &self.profile)) {
+            plan
         } else {
             clip::plan(&window, &totals, self.budget, &self.profile)
         };
