@@ -9,7 +9,7 @@
 //! bytes, so a line counts the same whether it was met in the scan, in the head, in the tail or
 //! in pieces.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use super::noise::{clean, last_state};
 
@@ -129,6 +129,8 @@ impl Default for Prefilter {
     fn default() -> Self {
         let automaton = AhoCorasickBuilder::new()
             .match_kind(MatchKind::LeftmostFirst)
+            // A full DFA: one table look-up per byte, for a scan over every byte of the input.
+            .kind(Some(AhoCorasickKind::DFA))
             .build(PATTERNS)
             .expect("the prefilter's patterns are fixed and valid");
         Prefilter { automaton }

@@ -152,7 +152,6 @@ impl LogPlanner {
                         lines,
                         start: no,
                         template: None,
-                        single: true,
                     },
                     trace,
                     held: Vec::new(),
@@ -210,7 +209,6 @@ impl LogPlanner {
                 let held = std::mem::take(&mut open.held);
                 open.block.lines.extend(held);
                 open.block.lines.push(kept);
-                open.block.single = false;
                 let full = open.block.lines.len() >= MAX_BLOCK_LINES
                     || open.block.weight() as u64 >= self.budget;
                 if full {
@@ -221,7 +219,6 @@ impl LogPlanner {
                             lines: Vec::new(),
                             start: no + 1,
                             template: None,
-                            single: false,
                         },
                         trace,
                         held: Vec::new(),
@@ -245,15 +242,12 @@ impl LogPlanner {
             // A block split off a long trace starts at its first line.
             block.start = first.no;
         }
-        let mut repeat = false;
-        if block.single {
-            let error = block
-                .lines
-                .last()
-                .expect("a single block has its error line");
-            block.template = self.errors.add(error.clone());
-            repeat = self.errors.count(block.template) > 1;
-        }
+        // A block is known by its last error line: the exception after a traceback, the
+        // diagnostic itself before its notes.
+        // A block split off a long trace may hold no error line: it has no kind.
+        let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
+        block.template = key.and_then(|k| self.errors.add(k.clone()));
+        let repeat = self.errors.count(block.template) > 1;
         self.blocks.push(block, repeat);
     }
 

@@ -172,21 +172,23 @@ fn select_errors(
     if n > 1 {
         order.push(n - 1);
     }
-    // One block per kind of error, the rarest kinds first.
+    // One block per kind of error: the rarest kinds first and, among equally rare ones, the
+    // blocks with a trace, which say the most.
     let mut seen_template = vec![false; found.errors.templates.len()];
-    let mut firsts: Vec<(u64, usize)> = Vec::new();
+    let mut firsts: Vec<(u64, bool, usize)> = Vec::new();
     for (i, b) in blocks.iter().enumerate() {
         match b.template {
-            Some(t) if !b.single || seen_template[t] => {}
+            Some(t) if seen_template[t] => {}
             Some(t) => {
                 seen_template[t] = true;
-                firsts.push((found.errors.count(Some(t)), i));
+                firsts.push((found.errors.count(Some(t)), b.lines.len() < 3, i));
             }
-            None => firsts.push((if b.single { u64::MAX } else { 0 }, i)),
+            None => {}
         }
     }
     firsts.sort_unstable();
-    order.extend(firsts.into_iter().map(|(_, i)| i));
+    let kinds = 2 + firsts.len();
+    order.extend(firsts.into_iter().map(|(_, _, i)| i));
     order.extend(0..n);
     let mut shown = vec![false; n];
     let mut noted = vec![false; found.errors.templates.len()];
@@ -203,7 +205,7 @@ fn select_errors(
             _ => String::new(),
         };
         let mut ok = sel.try_add(&block.lines, &note);
-        if !ok && rank < 2 && block.lines.len() > 3 {
+        if !ok && rank < kinds && block.lines.len() > 4 {
             // A block too long to show whole: its first lines and its last ones.
             let mut part: Vec<Kept> = block.lines[..2].to_vec();
             part.extend_from_slice(&block.lines[block.lines.len() - 2..]);

@@ -2,8 +2,8 @@
 //!
 //! The plan is made at the end, but the input must not be kept, so candidates are kept up to a
 //! cap of characters that depends on the budget only. Error blocks go to a front part until it
-//! is full, then to a ring of the most recent ones; blocks that only repeat a known single-line
-//! error go to a ring of their own, so repeats never push a new error out. Whatever is pushed
+//! is full, then to a ring of the most recent ones; blocks that only repeat a known error go to a
+//! ring of their own, so repeats never push a new error out. Whatever is pushed
 //! out is still counted exactly, with where it was.
 
 use std::collections::VecDeque;
@@ -42,10 +42,8 @@ pub struct ErrorBlock {
     pub lines: Vec<Kept>,
     /// Line number of the error line that opened the block.
     pub start: u64,
-    /// For a block of one error line: the index of its template in the error table.
+    /// The index of its last error line's template in the error table.
     pub template: Option<usize>,
-    /// The block is one error line (plus context) and may be shown as a repeat.
-    pub single: bool,
 }
 
 impl ErrorBlock {
@@ -99,7 +97,7 @@ impl BlockStore {
         }
     }
 
-    /// Keeps `block`; `repeat` says it only repeats a known single-line error.
+    /// Keeps `block`; `repeat` says it only repeats a known error.
     pub fn push(&mut self, block: ErrorBlock, repeat: bool) {
         let weight = block.weight();
         if repeat {
@@ -199,7 +197,6 @@ mod tests {
             }],
             start,
             template: None,
-            single: true,
         }
     }
 
