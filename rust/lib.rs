@@ -8,6 +8,7 @@
 mod clip;
 mod engine;
 mod error;
+mod log;
 mod plan;
 mod profile;
 mod search;

@@ -13,6 +13,8 @@ pub enum Shape {
     Clip,
     /// Search output grouped by file with exact counts (grep, ripgrep).
     Search,
+    /// A build or test log: errors with their traces, summaries, warnings once per kind.
+    Log,
 }
 
 impl Shape {
@@ -22,6 +24,7 @@ impl Shape {
             Shape::Passthrough => "passthrough",
             Shape::Clip => "clip",
             Shape::Search => "search",
+            Shape::Log => "log",
         }
     }
 }

@@ -11,9 +11,11 @@ pub mod sink;
 use crate::clip;
 use crate::clip::window::Window;
 use crate::error::Error;
+use crate::log::LogPlanner;
 use crate::plan::{Piece, Plan, Shape};
-use crate::profile::Profile;
+use crate::profile::{Profile, ToolKind};
 use crate::search::{self, SearchPlanner};
+use crate::text::char_count;
 use reader::LineReader;
 use sink::{Block, Sink, Totals};
 
@@ -29,12 +31,17 @@ pub struct Outcome {
 struct Planners {
     window: Window,
     search: SearchPlanner,
+    /// Only for shell-like tools: a file that mentions "error" is not a build log.
+    log: Option<LogPlanner>,
 }
 
 impl Sink for Planners {
     fn block(&mut self, block: &Block<'_>) {
         self.window.block(block);
         self.search.block(block);
+        if let Some(log) = &mut self.log {
+            log.block(block);
+        }
     }
 }
 
@@ -57,12 +64,13 @@ impl Engine {
         }
         Ok(Engine {
             budget,
-            profile,
             reader: LineReader::default(),
             planners: Planners {
                 window: Window::new(budget),
                 search: SearchPlanner::new(budget),
+                log: (profile.kind == ToolKind::Shell).then(|| LogPlanner::new(budget)),
             },
+            profile,
         })
     }
 
@@ -80,8 +88,13 @@ impl Engine {
     pub fn finish(mut self) -> Outcome {
         let totals = self.reader.finish(&mut self.planners);
         self.planners.search.end();
-        let Planners { window, search } = self.planners;
-        // Search shape is recognised by content, whatever the tool, and goes before the clip.
+        let Planners {
+            window,
+            search,
+            log,
+        } = self.planners;
+        // Search shape is recognised by content, whatever the tool, and goes first; the
+        // log planner only ever watched shell output.
         let plan = if totals.chars <= self.budget {
             Plan {
                 shape: Shape::Passthrough,
@@ -89,10 +102,12 @@ impl Engine {
                 omitted: vec![],
                 omitted_chars: 0,
             }
-        } else if let Some(plan) = search::plan::plan(&search, &totals, self.budget) {
-            plan
         } else {
-            clip::plan(&window, &totals, self.budget, &self.profile)
+            search::plan::plan(&search, &totals, self.budget)
+                .or_else(|| log.and_then(|l| l.plan(&window, &totals, &self.profile)))
+                // A planner's bound is by construction; this keeps it even if that has a bug.
+                .filter(|plan| char_count(&plan.render()) <= self.budget)
+                .unwrap_or_else(|| clip::plan(&window, &totals, self.budget, &self.profile))
         };
         Outcome { plan, totals }
     }

@@ -1,0 +1,245 @@
+//! Repeated diagnostics, counted once per template.
+//!
+//! A build that prints the same warning 500 times says one thing 500 times; the count is the
+//! information. A diagnostic's *variant* is its text without the location in front
+//! (`a.c:12:5: `), so the same warning at two places is one variant; its *template* also blanks
+//! out numbers, hex, paths and quoted names, so near-identical ones group together. The table
+//! keeps, per template, its count, where it occurs and a few variants with their first
+//! occurrence. It is capped and insertion-ordered: past the cap, occurrences only add to an
+//! "other" count, and nothing depends on hash order.
+
+use std::collections::HashMap;
+
+use super::store::Kept;
+
+/// Templates tracked before the rest is counted as "other".
+const MAX_TEMPLATES: usize = 256;
+/// Variants kept per template.
+const MAX_VARIANTS: usize = 8;
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub key: String,
+    pub count: u64,
+    /// The variant's first occurrence, as shown.
+    pub example: Kept,
+}
+
+#[derive(Debug, Clone)]
+pub struct Template {
+    pub count: u64,
+    pub first_line: u64,
+    pub last_line: u64,
+    pub variants: Vec<Variant>,
+}
+
+#[derive(Debug, Default)]
+pub struct Dedup {
+    index: HashMap<String, usize>,
+    pub templates: Vec<Template>,
+    /// Occurrences whose template did not fit the table.
+    pub other: u64,
+}
+
+impl Dedup {
+    /// Counts one occurrence; `line` is taken only when it is a new variant's first occurrence.
+    /// Returns the template's index, or `None` past the cap.
+    pub fn add(&mut self, line: Kept) -> Option<usize> {
+        let key = variant_key(&line.text).to_owned();
+        let template_key = template_of(&key);
+        let id = if let Some(&id) = self.index.get(&template_key) {
+            id
+        } else {
+            if self.templates.len() >= MAX_TEMPLATES {
+                self.other += 1;
+                return None;
+            }
+            self.index.insert(template_key, self.templates.len());
+            self.templates.push(Template {
+                count: 0,
+                first_line: line.no,
+                last_line: line.no,
+                variants: Vec::new(),
+            });
+            self.templates.len() - 1
+        };
+        let template = &mut self.templates[id];
+        template.count += 1;
+        template.last_line = line.no;
+        if let Some(v) = template.variants.iter_mut().find(|v| v.key == key) {
+            v.count += 1;
+        } else if template.variants.len() < MAX_VARIANTS {
+            template.variants.push(Variant {
+                key,
+                count: 1,
+                example: line,
+            });
+        }
+        Some(id)
+    }
+
+    /// The template a diagnostic with this text belongs to, if the table has it.
+    #[must_use]
+    pub fn find(&self, text: &str) -> Option<usize> {
+        self.index.get(&template_of(variant_key(text))).copied()
+    }
+
+    /// The count of the template `id` (0 for `None`).
+    #[must_use]
+    pub fn count(&self, id: Option<usize>) -> u64 {
+        id.map_or(0, |i| self.templates[i].count)
+    }
+}
+
+/// The text after a leading location such as `src/a.c:12:5: ` or `a.py:21: `.
+fn variant_key(text: &str) -> &str {
+    let t = text.trim_start();
+    let mut rest = t;
+    // A path-like first word followed by `:digits` fields.
+    if let Some(colon) = rest.find(':') {
+        let head = &rest[..colon];
+        if !head.contains(' ') && !head.is_empty() {
+            rest = &rest[colon + 1..];
+            let mut fields = 0;
+            while let Some(after) = rest.strip_prefix(|c: char| c.is_ascii_digit()) {
+                let digits = 1 + after.bytes().take_while(u8::is_ascii_digit).count();
+                match rest[digits..].strip_prefix(':') {
+                    Some(next) => {
+                        rest = next;
+                        fields += 1;
+                    }
+                    None => break,
+                }
+            }
+            if fields > 0 {
+                return rest.trim_start();
+            }
+        }
+    }
+    t
+}
+
+/// Numbers, hex, paths and quoted names blanked out.
+fn template_of(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut chars = key.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' | '`' => {
+                // A quoted name: up to the closing quote on the same line.
+                let mut quoted = String::new();
+                let mut closed = false;
+                for d in chars.by_ref() {
+                    if d == c {
+                        closed = true;
+                        break;
+                    }
+                    quoted.push(d);
+                }
+                out.push(c);
+                if closed {
+                    out.push('\u{2026}');
+                    out.push(c);
+                } else {
+                    out.push_str(&quoted);
+                }
+            }
+            '0'..='9' => {
+                out.push('#');
+                while chars.peek().is_some_and(char::is_ascii_hexdigit)
+                    || chars.peek() == Some(&'x')
+                    || chars.peek() == Some(&'.')
+                {
+                    chars.next();
+                }
+            }
+            '/' | '\\' => {
+                // A path: the rest of the word.
+                out.push('/');
+                while chars
+                    .peek()
+                    .is_some_and(|d| !d.is_whitespace() && !matches!(d, ':' | ',' | ')'))
+                {
+                    chars.next();
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::classify::{Class, Counts};
+
+    fn kept(no: u64, text: &str) -> Kept {
+        Kept {
+            no,
+            class: Class::Warning,
+            cum: Counts::default(),
+            text: text.to_owned(),
+            chars: text.chars().count() as u64,
+            nl: true,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn locations_are_not_part_of_a_variant() {
+        assert_eq!(variant_key("src/a.c:12:5: warning: x"), "warning: x");
+        assert_eq!(
+            variant_key("a.py:21: DeprecationWarning: y"),
+            "DeprecationWarning: y"
+        );
+        assert_eq!(variant_key("warning: no location"), "warning: no location");
+        assert_eq!(
+            variant_key("WARNING:linecheck:a.py: 3 lines"),
+            "WARNING:linecheck:a.py: 3 lines"
+        );
+    }
+
+    #[test]
+    fn templates_blank_numbers_paths_and_names() {
+        assert_eq!(
+            template_of("conversion to 'char' from 'unsigned char' [-Wsign-conversion]"),
+            "conversion to '\u{2026}' from '\u{2026}' [-Wsign-conversion]"
+        );
+        assert_eq!(
+            template_of("x.py: 32 lines over 79 at 0x7f3a in /usr/lib/a.py"),
+            "x.py: # lines over # at # in /"
+        );
+        assert_eq!(template_of("unclosed 'quote"), "unclosed 'quote");
+    }
+
+    #[test]
+    fn identical_and_similar_are_counted_per_template() {
+        let mut d = Dedup::default();
+        let a = d.add(kept(3, "a.c:1:2: warning: unused 'x'"));
+        d.add(kept(9, "a.c:7:2: warning: unused 'x'"));
+        d.add(kept(12, "b.c:4:4: warning: unused 'y'"));
+        let b = d.add(kept(20, "a.c:1:2: warning: other"));
+        assert_eq!(a, Some(0));
+        assert_eq!(b, Some(1));
+        let t = &d.templates[0];
+        assert_eq!((t.count, t.first_line, t.last_line), (3, 3, 12));
+        assert_eq!(t.variants.len(), 2);
+        assert_eq!(t.variants[0].count, 2);
+        assert_eq!(t.variants[0].example.no, 3);
+        assert_eq!(d.count(a), 3);
+    }
+
+    #[test]
+    fn the_table_is_capped_with_an_other_count() {
+        let mut d = Dedup::default();
+        for i in 0..(MAX_TEMPLATES + 10) {
+            let word: String = (0..6)
+                .map(|k| char::from(b'a' + u8::try_from((i >> (k * 3)) % 8).unwrap()))
+                .collect();
+            d.add(kept(i as u64, &format!("warning: {word}")));
+        }
+        assert_eq!(d.templates.len(), MAX_TEMPLATES);
+        assert_eq!(d.other, 10);
+    }
+}

@@ -1,0 +1,357 @@
+//! The build and test log planner: every error with its trace, the runner's summaries, the head
+//! and the tail, warnings once per kind, in their original order with labelled gaps.
+//!
+//! [`LogPlanner`] watches the single pass as a [`Sink`]. Per block it runs one multi-pattern
+//! scan ([`classify::Prefilter`]); only the lines the scan hits are classified, and only the
+//! lines after an error are walked one by one, to absorb its trace. What it keeps is bounded by
+//! the budget: error blocks up to a cap of a few budgets (the rest counted, with where they
+//! were), the first and last summary lines, and capped, insertion-ordered tables of repeated
+//! warnings and errors. At the end [`LogPlanner::plan`] takes the head and the tail from the
+//! clip's window and selects under the budget (see `select`); it declines, and the clip runs,
+//! when the output shows no error and fewer than two summary lines.
+
+pub mod classify;
+pub mod dedup;
+pub mod noise;
+mod render;
+mod select;
+pub mod store;
+pub mod trace;
+
+use classify::{Class, Counts, Prefilter, classify};
+use dedup::Dedup;
+use noise::clean;
+use store::{BlockStore, ErrorBlock, Kept, Summaries};
+use trace::{Step, Trace};
+
+use crate::clip::window::Window;
+use crate::engine::sink::{Block, Sink, Totals};
+use crate::plan::Plan;
+use crate::profile::Profile;
+use crate::text::{byte_at_char, char_count, count_chars_and_newlines};
+
+/// Budgets below this get the clip: a log plan needs room for a head, a tail and one block.
+pub const MIN_BUDGET: u64 = 400;
+/// Lines one error block absorbs before the rest goes on in a block of its own.
+const MAX_BLOCK_LINES: usize = 400;
+/// Lines that came in pieces whose full length is remembered.
+const MAX_LONG_LINES: usize = 4096;
+
+/// An error block still taking lines.
+#[derive(Debug)]
+struct Open {
+    block: ErrorBlock,
+    trace: Trace,
+    /// Blank lines that join the block only if it goes on after them.
+    held: Vec<Kept>,
+}
+
+#[derive(Debug)]
+pub struct LogPlanner {
+    budget: u64,
+    /// Characters of one line that a plan may show.
+    line_keep: u64,
+    prefilter: Prefilter,
+    counts: Counts,
+    /// The last line of a class other than `Other`, and that class.
+    last_classified: (u64, Class),
+    /// The last line of the previous block: the context of an error that starts a block.
+    prev: Option<Kept>,
+    open: Option<Open>,
+    blocks: BlockStore,
+    summaries: Summaries,
+    warnings: Dedup,
+    errors: Dedup,
+    /// Lines that came in pieces: number, characters without `'\n'`, ended in `'\n'`.
+    long_lines: Vec<(u64, u64, bool)>,
+    /// The line now arriving in pieces: its number and characters so far.
+    piece: Option<(u64, u64)>,
+}
+
+impl LogPlanner {
+    #[must_use]
+    pub fn new(budget: u64) -> Self {
+        let cap = usize::try_from(budget.saturating_mul(8))
+            .unwrap_or(usize::MAX)
+            .max(1 << 20);
+        LogPlanner {
+            budget,
+            line_keep: (budget / 8).clamp(120, 8192),
+            prefilter: Prefilter::default(),
+            counts: Counts::default(),
+            last_classified: (0, Class::Other),
+            prev: None,
+            open: None,
+            blocks: BlockStore::new(cap),
+            summaries: Summaries::default(),
+            warnings: Dedup::default(),
+            errors: Dedup::default(),
+            long_lines: Vec::new(),
+            piece: None,
+        }
+    }
+
+    /// The plan for this log, or `None` when it does not look like one (or the budget is too
+    /// small for a log plan). The plan renders to at most `budget` characters.
+    #[must_use]
+    pub fn plan(mut self, window: &Window, totals: &Totals, profile: &Profile) -> Option<Plan> {
+        self.close_open();
+        if let Some((no, chars)) = self.piece.take() {
+            self.long_lines.push((no, chars, false));
+        }
+        if self.budget < MIN_BUDGET || (self.counts.errors == 0 && self.counts.summaries < 2) {
+            return None;
+        }
+        let (blocks, evicted) = self.blocks.into_blocks();
+        let found = select::Found {
+            blocks,
+            evicted,
+            summaries: self.summaries.into_lines(),
+            warnings: self.warnings,
+            errors: self.errors,
+            counts: self.counts,
+            long_lines: self.long_lines,
+            line_keep: self.line_keep,
+        };
+        select::plan(found, window, totals, self.budget, profile)
+    }
+
+    /// A shown form of the raw line `raw` (without `'\n'`), with counts through it.
+    fn keep(&self, raw: &str, no: u64, class: Class, nl: bool, cum: Counts) -> Kept {
+        keep_line(raw, no, class, nl, cum, self.line_keep)
+    }
+
+    /// Classifies and counts one line, and keeps it where its class says.
+    fn line(&mut self, text: &str, start: usize, end: usize, no: u64) {
+        let raw = &text[start..end];
+        let nl = end < text.len();
+        let class = classify(raw);
+        if class == Class::Other {
+            return;
+        }
+        let context = if class == Class::Error {
+            self.context(text, start, no)
+        } else {
+            None
+        };
+        self.counts.add(class);
+        self.last_classified = (no, class);
+        let kept = self.keep(raw, no, class, nl, self.counts);
+        match class {
+            Class::Summary => self.summaries.push(kept),
+            Class::Warning => {
+                self.warnings.add(kept);
+            }
+            Class::Error => {
+                let trace = Trace::open(&clean(raw));
+                let mut lines = Vec::with_capacity(2);
+                lines.extend(context);
+                lines.push(kept);
+                self.open = Some(Open {
+                    block: ErrorBlock {
+                        lines,
+                        start: no,
+                        template: None,
+                    },
+                    trace,
+                    held: Vec::new(),
+                });
+            }
+            Class::Other => unreachable!("returned above"),
+        }
+    }
+
+    /// The line before an error at `start`, when it is worth showing: not blank, and not an
+    /// error or warning (those are shown in their own right).
+    fn context(&self, text: &str, start: usize, no: u64) -> Option<Kept> {
+        let kept = if start > 0 {
+            let from = memchr::memrchr(b'\n', &text.as_bytes()[..start - 1]).map_or(0, |i| i + 1);
+            let class = if self.last_classified.0 == no - 1 {
+                self.last_classified.1
+            } else {
+                Class::Other
+            };
+            self.keep(&text[from..start - 1], no - 1, class, true, self.counts)
+        } else {
+            self.prev.clone().filter(|p| p.no + 1 == no)?
+        };
+        let worth =
+            !kept.text.trim().is_empty() && matches!(kept.class, Class::Other | Class::Summary);
+        worth.then_some(kept)
+    }
+
+    /// Offers the line at `start..end` to the open block; false when the block ended before it.
+    fn absorb(&mut self, text: &str, start: usize, end: usize, no: u64) -> bool {
+        let raw = &text[start..end];
+        let nl = end < text.len();
+        let cleaned = clean(raw);
+        let Some(open) = self.open.as_mut() else {
+            return false;
+        };
+        match open.trace.step(&cleaned) {
+            Step::Hold => {
+                let kept = keep_line(raw, no, Class::Other, nl, self.counts, self.line_keep);
+                open.held.push(kept);
+                true
+            }
+            Step::End => {
+                self.close_open();
+                false
+            }
+            Step::Absorb => {
+                let class = classify(raw);
+                self.counts.add(class);
+                if class != Class::Other {
+                    self.last_classified = (no, class);
+                }
+                let kept = keep_line(raw, no, class, nl, self.counts, self.line_keep);
+                let open = self.open.as_mut().expect("checked above");
+                let held = std::mem::take(&mut open.held);
+                open.block.lines.extend(held);
+                open.block.lines.push(kept);
+                let full = open.block.lines.len() >= MAX_BLOCK_LINES
+                    || open.block.weight() as u64 >= self.budget;
+                if full {
+                    let trace = open.trace.clone();
+                    self.close_open();
+                    self.open = Some(Open {
+                        block: ErrorBlock {
+                            lines: Vec::new(),
+                            start: no + 1,
+                            template: None,
+                        },
+                        trace,
+                        held: Vec::new(),
+                    });
+                }
+                true
+            }
+        }
+    }
+
+    /// Stores the open block, if any.
+    fn close_open(&mut self) {
+        let Some(open) = self.open.take() else {
+            return;
+        };
+        let mut block = open.block;
+        let Some(first) = block.lines.first() else {
+            return;
+        };
+        if block.start < first.no {
+            // A block split off a long trace starts at its first line.
+            block.start = first.no;
+        }
+        // A block is known by its last error line: the exception after a traceback, the
+        // diagnostic itself before its notes.
+        // A block split off a long trace may hold no error line: it has no kind.
+        let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
+        block.template = key.and_then(|k| self.errors.add(k.clone()));
+        let repeat = self.errors.count(block.template) > 1;
+        self.blocks.push(block, repeat);
+    }
+
+    /// Classifies the lines of `text`, which starts at the beginning of line `first_no`.
+    fn scan(&mut self, text: &str, first_no: u64) {
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        let mut at_no = first_no;
+        // The line at `at` is classified directly, not through the prefilter: the first line
+        // of a block has no '\n' before it for the line-start patterns, and a line that ended
+        // a trace was not scanned.
+        let mut direct = true;
+        while at < bytes.len() {
+            let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+            if self.open.is_some() {
+                if self.absorb(text, at, end, at_no) {
+                    at = end + 1;
+                    at_no += 1;
+                } else {
+                    direct = true;
+                }
+                continue;
+            }
+            if direct {
+                direct = false;
+                self.line(text, at, end, at_no);
+                at = end + 1;
+                at_no += 1;
+                continue;
+            }
+            let Some(hit) = self.prefilter.next_hit(text, at - 1) else {
+                break;
+            };
+            let start = if bytes[hit] == b'\n' {
+                hit + 1
+            } else {
+                memchr::memrchr(b'\n', &bytes[at..hit]).map_or(at, |i| at + i + 1)
+            };
+            if start >= bytes.len() {
+                break;
+            }
+            at_no += count_chars_and_newlines(&bytes[at..start]).1;
+            at = start;
+            direct = true;
+        }
+    }
+}
+
+/// `raw` as a plan would show it: cleaned, and cut to `line_keep` characters.
+fn keep_line(raw: &str, no: u64, class: Class, nl: bool, cum: Counts, line_keep: u64) -> Kept {
+    let cleaned = clean(raw);
+    let cut = byte_at_char(&cleaned, line_keep);
+    Kept {
+        no,
+        class,
+        cum,
+        text: cleaned[..cut].to_owned(),
+        chars: char_count(raw),
+        nl,
+        truncated: cut < cleaned.len(),
+    }
+}
+
+impl Sink for LogPlanner {
+    fn block(&mut self, block: &Block<'_>) {
+        let mut text = block.text;
+        let mut no = block.first_line;
+        if block.continues_line {
+            // The rest of a line that came in pieces: counted, never classified again.
+            let seg_end = memchr::memchr(b'\n', text.as_bytes()).map_or(text.len(), |i| i + 1);
+            let (chars, newlines) = count_chars_and_newlines(&text.as_bytes()[..seg_end]);
+            if let Some(piece) = self.piece.as_mut() {
+                piece.1 += chars - newlines;
+            }
+            if newlines > 0 {
+                if let Some((line, chars)) = self.piece.take() {
+                    if self.long_lines.len() < MAX_LONG_LINES {
+                        self.long_lines.push((line, chars, true));
+                    }
+                }
+                no += 1;
+            }
+            text = &text[seg_end..];
+        }
+        if text.is_empty() {
+            return;
+        }
+        self.scan(text, no);
+        let last_start =
+            memchr::memrchr(b'\n', &text.as_bytes()[..text.len() - 1]).map_or(0, |i| i + 1);
+        let ends_nl = text.ends_with('\n');
+        let last_raw = &text[last_start..text.len() - usize::from(ends_nl)];
+        let last_no = block.first_line + block.newlines - u64::from(ends_nl);
+        let class = if self.last_classified.0 == last_no {
+            self.last_classified.1
+        } else {
+            Class::Other
+        };
+        self.prev = Some(self.keep(last_raw, last_no, class, ends_nl, self.counts));
+        if block.line_open {
+            self.piece = Some((last_no, char_count(last_raw)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

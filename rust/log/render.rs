@@ -1,0 +1,298 @@
+//! The text of a log plan: the kept lines in input order, a labelled marker for every gap, and
+//! a closing marker for what was left out.
+//!
+//! Every number in a marker is exact. A gap's kinds come from the running counts each kept line
+//! carries, so they need no memory of the omitted lines: the classified lines in a gap are the
+//! counts before the line after it minus the counts through the line before it. Consecutive
+//! identical kept lines are shown once with `(×N)`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::classify::Counts;
+use super::store::Kept;
+use crate::plan::{LineRange, Piece};
+use crate::text::{char_count, thousands};
+
+/// How much a marker says; small budgets get the short form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tier {
+    Full,
+    Short,
+}
+
+/// A kept line and the note appended to it (a dedup count), if any.
+pub type Shown = BTreeMap<u64, (Kept, String)>;
+
+/// What the closing marker reports.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LeftOut {
+    pub blocks: u64,
+    pub blocks_first: u64,
+    pub blocks_last: u64,
+    pub warnings: u64,
+    pub warnings_first: u64,
+    pub warnings_last: u64,
+}
+
+/// The rendered pieces, their length in characters, the omitted line ranges and characters.
+pub struct Layout {
+    pub pieces: Vec<Piece>,
+    pub chars: u64,
+    pub omitted: Vec<LineRange>,
+    pub omitted_chars: u64,
+}
+
+/// Lays out `shown` for an input of `total_lines` lines whose classified lines total `totals`.
+#[must_use]
+pub fn layout(
+    shown: &Shown,
+    total_lines: u64,
+    total_chars: u64,
+    totals: Counts,
+    tier: Tier,
+) -> Layout {
+    let mut pieces = Vec::new();
+    let mut omitted = Vec::new();
+    let mut shown_chars = 0;
+    let mut prev: Option<&Kept> = None;
+    let mut lines = shown.values().peekable();
+    while let Some((line, note)) = lines.next() {
+        let prev_no = prev.map_or(0, |p| p.no);
+        if line.no > prev_no + 1 {
+            let before = prev.map_or(Counts::default(), |p| p.cum);
+            let kinds = line.cum.before(line.class).minus(before);
+            pieces.push(Piece::Marker(gap(prev_no + 1, line.no - 1, kinds, tier)));
+            omitted.push(LineRange {
+                first: prev_no + 1,
+                last: line.no - 1,
+            });
+        }
+        // A run of identical lines, shown once.
+        let mut last = line;
+        let mut repeats = 1u64;
+        while let Some((next, next_note)) = lines.peek() {
+            if next.no == last.no + 1
+                && next.text == line.text
+                && note.is_empty()
+                && next_note.is_empty()
+                && !line.truncated
+            {
+                shown_chars += next.chars + u64::from(next.nl);
+                last = next;
+                repeats += 1;
+                lines.next();
+            } else {
+                break;
+            }
+        }
+        let mut text = line.text.clone();
+        if line.truncated {
+            let _ = write!(
+                text,
+                " [\u{2026} line cut: first {} of {} chars shown]",
+                thousands(char_count(&line.text)),
+                thousands(line.chars)
+            );
+            omitted.push(LineRange {
+                first: line.no,
+                last: line.no,
+            });
+            shown_chars += char_count(&line.text);
+        } else {
+            shown_chars += line.chars;
+        }
+        if repeats > 1 {
+            let _ = write!(text, " (\u{d7}{})", thousands(repeats));
+        }
+        text.push_str(note);
+        shown_chars += u64::from(line.nl);
+        if last.nl || last.no < total_lines {
+            text.push('\n');
+        }
+        pieces.push(Piece::Kept(text));
+        prev = Some(last);
+    }
+    let prev_no = prev.map_or(0, |p| p.no);
+    if prev_no < total_lines {
+        let before = prev.map_or(Counts::default(), |p| p.cum);
+        pieces.push(Piece::Marker(gap(
+            prev_no + 1,
+            total_lines,
+            totals.minus(before),
+            tier,
+        )));
+        omitted.push(LineRange {
+            first: prev_no + 1,
+            last: total_lines,
+        });
+    }
+    let chars = pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Kept(s) | Piece::Marker(s) => char_count(s),
+        })
+        .sum();
+    Layout {
+        pieces,
+        chars,
+        omitted: merge(omitted),
+        omitted_chars: total_chars.saturating_sub(shown_chars),
+    }
+}
+
+fn merge(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
+    ranges.sort_by_key(|r| r.first);
+    let mut out: Vec<LineRange> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match out.last_mut() {
+            Some(last) if r.first <= last.last + 1 => last.last = last.last.max(r.last),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// The marker for omitted lines `first..=last`, on a line of its own.
+#[must_use]
+pub fn gap(first: u64, last: u64, kinds: Counts, tier: Tier) -> String {
+    let n = last - first + 1;
+    let place = if first == last {
+        format!("line {}", thousands(first))
+    } else {
+        format!("lines {}-{}", thousands(first), thousands(last))
+    };
+    let other = n - kinds.errors - kinds.warnings - kinds.summaries;
+    let mut parts = Vec::with_capacity(4);
+    let mut part = |count: u64, one: &str, many: &str| {
+        if count > 0 {
+            parts.push(format!(
+                "{} {}",
+                thousands(count),
+                if count == 1 { one } else { many }
+            ));
+        }
+    };
+    part(kinds.errors, "error line", "error lines");
+    part(kinds.warnings, "warning", "warnings");
+    part(kinds.summaries, "summary line", "summary lines");
+    part(other, "other", "other");
+    match tier {
+        Tier::Full => format!(
+            "[shapeclip: {place} omitted ({} {}: {})]\n",
+            thousands(n),
+            if n == 1 { "line" } else { "lines" },
+            parts.join(", ")
+        ),
+        Tier::Short => format!("[{place} omitted: {}]\n", parts.join(", ")),
+    }
+}
+
+/// The closing marker, or an empty string when nothing was left out.
+#[must_use]
+pub fn closing(left: &LeftOut, tier: Tier) -> String {
+    if left.blocks == 0 && left.warnings == 0 {
+        return String::new();
+    }
+    let mut what = Vec::with_capacity(2);
+    if left.blocks > 0 {
+        what.push(format!(
+            "{} error {} not shown (starting between lines {} and {})",
+            thousands(left.blocks),
+            if left.blocks == 1 { "block" } else { "blocks" },
+            thousands(left.blocks_first),
+            thousands(left.blocks_last)
+        ));
+    }
+    if left.warnings > 0 {
+        what.push(format!(
+            "{} {} neither shown nor counted above (between lines {} and {})",
+            thousands(left.warnings),
+            if left.warnings == 1 {
+                "warning"
+            } else {
+                "warnings"
+            },
+            thousands(left.warnings_first),
+            thousands(left.warnings_last)
+        ));
+    }
+    let (a, b) = if left.blocks > 0 {
+        (left.blocks_first, left.blocks_last)
+    } else {
+        (left.warnings_first, left.warnings_last)
+    };
+    match tier {
+        Tier::Full => format!(
+            "[shapeclip: {}. To list them, run the command again piped through grep -n -i -E 'error|fail|warn', or through sed -n '{a},{b}p' for that stretch.]\n",
+            what.join("; ")
+        ),
+        Tier::Short => format!(
+            "[{}; grep -n -i -E 'error|fail|warn' lists them]\n",
+            what.join("; ")
+        ),
+    }
+}
+
+/// The widest closing marker an input of `total_lines` lines can need.
+#[must_use]
+pub fn widest_closing(total_lines: u64, tier: Tier) -> u64 {
+    let big = total_lines.max(10);
+    let left = LeftOut {
+        blocks: big,
+        blocks_first: big,
+        blocks_last: big,
+        warnings: big,
+        warnings_first: big,
+        warnings_last: big,
+    };
+    char_count(&closing(&left, tier))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gap_markers_state_lines_and_kinds() {
+        let kinds = Counts {
+            errors: 0,
+            warnings: 14,
+            summaries: 0,
+        };
+        assert_eq!(
+            gap(88, 1291, kinds, Tier::Full),
+            "[shapeclip: lines 88-1,291 omitted (1,204 lines: 14 warnings, 1,190 other)]\n"
+        );
+        assert_eq!(
+            gap(
+                7,
+                7,
+                Counts {
+                    errors: 1,
+                    warnings: 0,
+                    summaries: 0
+                },
+                Tier::Short
+            ),
+            "[line 7 omitted: 1 error line]\n"
+        );
+    }
+
+    #[test]
+    fn widest_closing_bounds_real_ones() {
+        for total in [1, 9, 10, 99, 1000, 123_456, 10_000_000] {
+            for tier in [Tier::Full, Tier::Short] {
+                let left = LeftOut {
+                    blocks: total,
+                    blocks_first: 1,
+                    blocks_last: total,
+                    warnings: 1,
+                    warnings_first: 1,
+                    warnings_last: total,
+                };
+                assert!(char_count(&closing(&left, tier)) <= widest_closing(total, tier));
+            }
+        }
+    }
+}

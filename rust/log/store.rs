@@ -1,0 +1,217 @@
+//! The planner's bounded memory of the lines it may show: error blocks and summary lines.
+//!
+//! The plan is made at the end, but the input must not be kept, so candidates are kept up to a
+//! cap of characters that depends on the budget only. Error blocks go to a front part until it
+//! is full, then to a ring of the most recent ones; blocks that only repeat a known error go to a
+//! ring of their own, so repeats never push a new error out. Whatever is pushed
+//! out is still counted exactly, with where it was.
+
+use std::collections::VecDeque;
+
+use super::classify::{Class, Counts};
+
+/// One input line the plan may show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    /// 1-based line number.
+    pub no: u64,
+    pub class: Class,
+    /// Classified lines through this one.
+    pub cum: Counts,
+    /// The line as shown: cleaned of terminal noise, at most the per-line cap.
+    pub text: String,
+    /// Characters of the raw line, without its `'\n'`.
+    pub chars: u64,
+    /// The raw line ended in `'\n'`.
+    pub nl: bool,
+    /// `text` stops short of the cleaned line.
+    pub truncated: bool,
+}
+
+impl Kept {
+    /// Bytes this line holds in memory, for the caps.
+    #[must_use]
+    pub fn weight(&self) -> usize {
+        self.text.len() + 64
+    }
+}
+
+/// An error line with its leading context and the trace lines it absorbed.
+#[derive(Debug, Clone)]
+pub struct ErrorBlock {
+    pub lines: Vec<Kept>,
+    /// Line number of the error line that opened the block.
+    pub start: u64,
+    /// The index of its last error line's template in the error table.
+    pub template: Option<usize>,
+}
+
+impl ErrorBlock {
+    #[must_use]
+    pub fn weight(&self) -> usize {
+        self.lines.iter().map(Kept::weight).sum()
+    }
+}
+
+/// Error blocks that were pushed out of memory: how many, and where.
+#[derive(Debug, Default, Clone)]
+pub struct Evicted {
+    pub blocks: u64,
+    pub first: Option<u64>,
+    pub last: u64,
+}
+
+impl Evicted {
+    fn add(&mut self, block: &ErrorBlock) {
+        self.blocks += 1;
+        self.first = Some(self.first.map_or(block.start, |f| f.min(block.start)));
+        self.last = self.last.max(block.start);
+    }
+}
+
+#[derive(Debug)]
+pub struct BlockStore {
+    cap: usize,
+    front: Vec<ErrorBlock>,
+    front_weight: usize,
+    recent: VecDeque<ErrorBlock>,
+    recent_weight: usize,
+    repeats: VecDeque<ErrorBlock>,
+    repeats_weight: usize,
+    pub evicted: Evicted,
+}
+
+impl BlockStore {
+    /// A store of at most about `cap` bytes.
+    #[must_use]
+    pub fn new(cap: usize) -> Self {
+        BlockStore {
+            cap,
+            front: Vec::new(),
+            front_weight: 0,
+            recent: VecDeque::new(),
+            recent_weight: 0,
+            repeats: VecDeque::new(),
+            repeats_weight: 0,
+            evicted: Evicted::default(),
+        }
+    }
+
+    /// Keeps `block`; `repeat` says it only repeats a known error.
+    pub fn push(&mut self, block: ErrorBlock, repeat: bool) {
+        let weight = block.weight();
+        if repeat {
+            self.repeats_weight += weight;
+            self.repeats.push_back(block);
+            Self::shrink(
+                &mut self.repeats,
+                &mut self.repeats_weight,
+                self.cap / 4,
+                &mut self.evicted,
+            );
+        } else if self.front_weight + weight <= self.cap / 2 {
+            self.front_weight += weight;
+            self.front.push(block);
+        } else {
+            self.recent_weight += weight;
+            self.recent.push_back(block);
+            Self::shrink(
+                &mut self.recent,
+                &mut self.recent_weight,
+                self.cap / 4,
+                &mut self.evicted,
+            );
+        }
+    }
+
+    fn shrink(
+        ring: &mut VecDeque<ErrorBlock>,
+        weight: &mut usize,
+        cap: usize,
+        evicted: &mut Evicted,
+    ) {
+        while *weight > cap && ring.len() > 1 {
+            let old = ring.pop_front().expect("the ring has more than one block");
+            *weight -= old.weight();
+            evicted.add(&old);
+        }
+    }
+
+    /// Every block still in memory, in input order.
+    #[must_use]
+    pub fn into_blocks(self) -> (Vec<ErrorBlock>, Evicted) {
+        let mut all = self.front;
+        all.extend(self.recent);
+        all.extend(self.repeats);
+        all.sort_by_key(|b| b.start);
+        (all, self.evicted)
+    }
+}
+
+/// Summary lines: the first few and the last few.
+#[derive(Debug, Default)]
+pub struct Summaries {
+    pub first: Vec<Kept>,
+    pub last: VecDeque<Kept>,
+    pub dropped: u64,
+}
+
+/// Summary lines kept at each end.
+const SUMMARIES_KEPT: usize = 32;
+
+impl Summaries {
+    pub fn push(&mut self, line: Kept) {
+        if self.first.len() < SUMMARIES_KEPT {
+            self.first.push(line);
+            return;
+        }
+        self.last.push_back(line);
+        if self.last.len() > SUMMARIES_KEPT {
+            self.last.pop_front();
+            self.dropped += 1;
+        }
+    }
+
+    #[must_use]
+    pub fn into_lines(self) -> Vec<Kept> {
+        let mut all = self.first;
+        all.extend(self.last);
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(start: u64, len: usize) -> ErrorBlock {
+        ErrorBlock {
+            lines: vec![Kept {
+                no: start,
+                class: Class::Error,
+                cum: Counts::default(),
+                text: "e".repeat(len),
+                chars: len as u64,
+                nl: true,
+                truncated: false,
+            }],
+            start,
+            template: None,
+        }
+    }
+
+    #[test]
+    fn memory_stays_bounded_and_evictions_are_counted() {
+        let mut store = BlockStore::new(4000);
+        for i in 0..1000 {
+            store.push(block(i * 10, 36), i % 2 == 1);
+        }
+        let (kept, evicted) = store.into_blocks();
+        let weight: usize = kept.iter().map(ErrorBlock::weight).sum();
+        assert!(weight <= 4000 + 200, "{weight}");
+        assert_eq!(kept.len() as u64 + evicted.blocks, 1000);
+        assert!(kept.windows(2).all(|w| w[0].start < w[1].start));
+        assert_eq!(kept[0].start, 0, "the first block stays");
+        assert_eq!(kept.last().unwrap().start, 9990, "the last block stays");
+    }
+}

@@ -1,0 +1,118 @@
+//! Log planner tests through the engine: budget bound, exact gap markers, stream = one-shot.
+
+use std::fmt::Write as _;
+
+use crate::engine::Engine;
+use crate::plan::Shape;
+use crate::profile::Profile;
+
+fn compress(input: &[u8], budget: u64, chunk: usize) -> (String, Shape) {
+    let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
+    let mut engine = Engine::new(budget, profile).unwrap();
+    for c in input.chunks(chunk.max(1)) {
+        engine.feed_bytes(c);
+    }
+    let out = engine.finish();
+    (out.plan.render(), out.plan.shape)
+}
+
+/// A build log with errors, tracebacks, repeated warnings and a summary.
+fn build_log(lines: usize) -> String {
+    let mut s = String::new();
+    for i in 1..=lines {
+        match i % 97 {
+            13 => writeln!(
+                s,
+                "src/m{i}.c:{i}:5: warning: unused variable 'v{}' [-Wunused-variable]",
+                i % 5
+            ),
+            50 if i % 3 == 0 => writeln!(
+                s,
+                "Traceback (most recent call last):\n  File \"t{i}.py\", line {i}, in f\n    g()\nValueError: bad value {i}"
+            ),
+            70 if i % 7 == 0 => writeln!(s, "src/e{i}.c:3:1: error: 'x{i}' undeclared\n    3 | x{i}\n      | ^"),
+            _ => writeln!(s, "compiling module_{i} ... ok"),
+        }
+        .expect("writing to a String");
+    }
+    s.push_str("==== 3 failed, 1985 passed in 12.31s ====\n");
+    s
+}
+
+#[test]
+fn a_build_log_gets_the_log_shape_within_budget() {
+    let input = build_log(5000);
+    for budget in [400, 401, 999, 2000, 4000, 16_000] {
+        let (text, shape) = compress(input.as_bytes(), budget, 1 << 20);
+        assert!(
+            text.chars().count() as u64 <= budget,
+            "budget {budget}: {}",
+            text.chars().count()
+        );
+        assert_eq!(shape, Shape::Log, "budget {budget}");
+        assert!(text.contains("3 failed, 1985 passed"), "{text}");
+    }
+    let (text, _) = compress(input.as_bytes(), 16_000, 1 << 20);
+    assert!(text.contains("ValueError: bad value"), "{text}");
+    assert!(text.contains("warning: unused variable"), "{text}");
+}
+
+#[test]
+fn every_budget_is_honoured() {
+    let input = build_log(800);
+    for budget in (1..3000).step_by(37) {
+        let (text, _) = compress(input.as_bytes(), budget, 1 << 20);
+        assert!(text.chars().count() as u64 <= budget, "budget {budget}");
+    }
+}
+
+#[test]
+fn stream_equals_one_shot() {
+    let mut input = build_log(600).into_bytes();
+    input.extend_from_slice("\u{4e2d} error: \x1b[31mred\x1b[0m\r\n".as_bytes());
+    input.extend_from_slice(b"\xff\xfe tail");
+    for budget in [500, 3000] {
+        let whole = compress(&input, budget, 1 << 30);
+        for chunk in [1, 2, 3, 7, 64, 4096, 65_536] {
+            assert_eq!(
+                compress(&input, budget, chunk),
+                whole,
+                "chunk {chunk} budget {budget}"
+            );
+        }
+    }
+}
+
+#[test]
+fn declines_without_error_signal() {
+    let input = (1..2000).fold(String::new(), |mut s, i| {
+        let _ = writeln!(s, "line {i} all fine");
+        s
+    });
+    let (_, shape) = compress(input.as_bytes(), 1000, 1 << 20);
+    assert_eq!(shape, Shape::Clip);
+}
+
+#[test]
+fn bad_input_stays_within_budget() {
+    let huge = "error: x".to_owned() + &"y".repeat(3_000_000);
+    let cr_only = "step\r".repeat(100_000) + "error: done\r";
+    let nul = "a\0b error: \0\n".repeat(10_000);
+    let all_errors = (0..50_000).fold(String::new(), |mut s, i| {
+        let _ = writeln!(s, "e.c:{i}:1: error: bad {i}");
+        s
+    });
+    for input in [
+        huge.as_str(),
+        cr_only.as_str(),
+        nul.as_str(),
+        all_errors.as_str(),
+    ] {
+        for budget in [1, 50, 400, 4000, 16_000] {
+            for chunk in [4096, 1 << 30] {
+                let (text, _) = compress(input.as_bytes(), budget, chunk);
+                assert!(text.chars().count() as u64 <= budget, "budget {budget}");
+            }
+        }
+    }
+}

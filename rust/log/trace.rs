@@ -1,0 +1,202 @@
+//! Which lines after an error belong to it: stack traces, exception chains, diagnostic bodies.
+//!
+//! An error cut off from its trace sends a model off to rerun the build, so the planner keeps
+//! the two together: from an error line on, [`Trace::step`] decides for each following line
+//! whether it continues the block. It knows Python tracebacks and their chains, JavaScript and
+//! Java frames, Rust panics and backtraces, Go goroutine dumps, pytest's `>`/`E` lines, and the
+//! bodies of rustc, gcc and clang diagnostics. Blank lines are held back and join the block
+//! only when a chain goes on after them (`During handling of the above exception…`).
+
+/// What one more line does to an open error block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// The line belongs to the block.
+    Absorb,
+    /// A blank line: it belongs to the block only if the chain goes on after it.
+    Hold,
+    /// The block ended before this line.
+    End,
+}
+
+/// Blank lines a chain may hold before it must go on.
+const MAX_HELD: u32 = 2;
+
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    /// Inside a Python traceback: frames until the exception line.
+    python: bool,
+    /// Inside a Go goroutine dump: every line until a blank one.
+    goroutine: bool,
+    /// The line after a Rust `panicked at …:` holds the panic message.
+    panic_message: bool,
+    held: u32,
+}
+
+impl Trace {
+    /// The state after the error line `first` (cleaned) that opens a block.
+    #[must_use]
+    pub fn open(first: &str) -> Self {
+        let mut trace = Trace::default();
+        trace.note(first);
+        trace
+    }
+
+    /// Whether `line` (cleaned, without its `'\n'`) continues the block.
+    pub fn step(&mut self, line: &str) -> Step {
+        if line.trim().is_empty() {
+            self.goroutine = false;
+            if self.held < MAX_HELD {
+                self.held += 1;
+                return Step::Hold;
+            }
+            return Step::End;
+        }
+        let step = if self.held > 0 {
+            if starts_chain(line) {
+                Step::Absorb
+            } else {
+                Step::End
+            }
+        } else if self.goroutine || self.panic_message || self.python {
+            if self.python && !line.starts_with([' ', '\t']) {
+                // The exception line closes the frames.
+                self.python = false;
+            }
+            self.panic_message = false;
+            Step::Absorb
+        } else if continues(line) {
+            Step::Absorb
+        } else {
+            Step::End
+        };
+        if step == Step::Absorb {
+            self.held = 0;
+            self.note(line);
+        }
+        step
+    }
+
+    fn note(&mut self, line: &str) {
+        if line.starts_with("Traceback (most recent call last)") {
+            self.python = true;
+        }
+        if line.starts_with("goroutine ") {
+            self.goroutine = true;
+        }
+        if line.contains("panicked at ") && line.trim_end().ends_with(':') {
+            self.panic_message = true;
+        }
+    }
+}
+
+/// Lines that carry a chain on after a blank line.
+fn starts_chain(line: &str) -> bool {
+    [
+        "During handling of the above exception",
+        "The above exception was the direct cause",
+        "Traceback (most recent call last)",
+        "goroutine ",
+        "Caused by:",
+        "stack backtrace:",
+    ]
+    .iter()
+    .any(|p| line.starts_with(p))
+}
+
+/// Lines that go on with a block without a blank line before them.
+fn continues(line: &str) -> bool {
+    if line.starts_with([' ', '\t', '>', '|']) || starts_chain(line) {
+        return true;
+    }
+    if [
+        "E ",
+        "note:",
+        "help:",
+        "= ",
+        "-->",
+        "In file included from",
+        "... ",
+    ]
+    .iter()
+    .any(|p| line.starts_with(p))
+    {
+        return true;
+    }
+    if line.contains(": note: ") {
+        return true;
+    }
+    // A rustc gutter with a wide line number: `12 |     let x = 1;`.
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && line[digits..].starts_with(" |") {
+        return true;
+    }
+    // A rule under a heading, as unittest prints between a failure and its traceback.
+    line.len() >= 3 && line.bytes().all(|b| b"-=_~^*".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many lines after the first one the block absorbs.
+    fn absorbed(text: &str) -> usize {
+        let mut lines = text.lines();
+        let mut trace = Trace::open(lines.next().unwrap());
+        let mut taken = 0;
+        let mut held = 0;
+        for line in lines {
+            match trace.step(line) {
+                Step::Absorb => {
+                    taken += held + 1;
+                    held = 0;
+                }
+                Step::Hold => held += 1,
+                Step::End => break,
+            }
+        }
+        taken
+    }
+
+    #[test]
+    fn python_traceback_with_a_chain() {
+        let text = "Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    \
+                    f()\nKeyError: 'x'\n\nDuring handling of the above exception, another \
+                    exception occurred:\n\nTraceback (most recent call last):\n  File \"a.py\", \
+                    line 5\n    g()\nValueError: bad\nnext unrelated line\n";
+        assert_eq!(absorbed(text), 10);
+    }
+
+    #[test]
+    fn java_and_javascript_frames() {
+        let java = "Exception in thread \"main\" java.lang.IllegalStateException: x\n\tat a.B.c(B.java:3)\nCaused by: java.io.IOException\n\tat d.E.f(E.java:9)\n\t... 4 more\n[INFO] done\n";
+        assert_eq!(absorbed(java), 4);
+        let js =
+            "TypeError: x is undefined\n    at f (/a.js:1:2)\n    at g (/a.js:3:4)\nDone in 2s\n";
+        assert_eq!(absorbed(js), 2);
+    }
+
+    #[test]
+    fn rust_panic_and_go_goroutines() {
+        let rust = "thread 'main' panicked at src/main.rs:2:5:\nattempt to subtract with overflow\nnote: run with `RUST_BACKTRACE=1`\ntest foo ... FAILED\n";
+        assert_eq!(absorbed(rust), 2);
+        let go = "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/x/main.go:5 +0x1d\n\nexit status 2\n";
+        assert_eq!(absorbed(go), 4);
+    }
+
+    #[test]
+    fn compiler_diagnostic_bodies() {
+        let rustc = "error[E0308]: mismatched types\n --> src/main.rs:2:18\n  |\n2 |     let x: i32 = \"a\";\n  |            ---   ^^^ expected `i32`\n  |\n  = note: see\n\nerror: aborting\n";
+        assert_eq!(absorbed(rustc), 6);
+        let gcc = "a.c:893:12: error: 'resultt' undeclared\n  893 |     return resultt;\n      |            ^~~~~~~\na.c:893:12: note: each undeclared identifier\na.c:892:17: warning: unused variable\n";
+        assert_eq!(absorbed(gcc), 3);
+    }
+
+    #[test]
+    fn a_plain_line_ends_the_block() {
+        assert_eq!(absorbed("error: x\ncompiling y\n"), 0);
+        assert_eq!(
+            absorbed("error: x\n\n\n\nTraceback (most recent call last):\n"),
+            0
+        );
+    }
+}
