@@ -6,6 +6,7 @@
 //! never reaches a caller.
 
 mod clip;
+mod digest;
 mod engine;
 mod error;
 mod log;
@@ -55,11 +56,18 @@ struct Report {
     omitted_chars: u64,
     omitted_lines: u64,
     omitted_ranges: Vec<(u64, u64)>,
+    /// Character offset where a digest of the omitted part may be written, when one is due.
+    digest_at: Option<u64>,
+    /// What the digest model should read: a sample of the omitted lines, numbered.
+    digest_input: Option<String>,
 }
 
 impl From<Outcome> for Report {
     fn from(outcome: Outcome) -> Self {
+        let (digest_at, digest_input) = outcome.digest.map(|d| (d.at, d.input)).unzip();
         Report {
+            digest_at,
+            digest_input,
             text: outcome.plan.render(),
             shape: outcome.plan.shape.name(),
             input_chars: outcome.totals.chars,
@@ -85,17 +93,20 @@ struct Compressor {
 #[pymethods]
 impl Compressor {
     #[new]
-    #[pyo3(signature = (budget, kind, tool, head_weight, tail_weight))]
+    #[pyo3(signature = (budget, kind, tool, head_weight, tail_weight, digest_room=0))]
     fn new(
         budget: u64,
         kind: &str,
         tool: Option<&str>,
         head_weight: u64,
         tail_weight: u64,
+        digest_room: u64,
     ) -> PyResult<Self> {
         let profile =
             Profile::new(kind, tool, head_weight, tail_weight).map_err(|e| to_py_err(&e))?;
-        let engine = Engine::new(budget, profile).map_err(|e| to_py_err(&e))?;
+        let engine = Engine::new(budget, profile)
+            .and_then(|engine| engine.with_digest_room(digest_room))
+            .map_err(|e| to_py_err(&e))?;
         Ok(Compressor {
             engine: Some(engine),
         })

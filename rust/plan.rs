@@ -72,17 +72,20 @@ impl Plan {
     /// The output text: the pieces, concatenated.
     #[must_use]
     pub fn render(&self) -> String {
-        let len = self.pieces.iter().map(|p| piece_text(p).len()).sum();
+        let len = self.pieces.iter().map(|p| p.text().len()).sum();
         let mut out = String::with_capacity(len);
         for piece in &self.pieces {
-            out.push_str(piece_text(piece));
+            out.push_str(piece.text());
         }
         out
     }
 }
 
-fn piece_text(piece: &Piece) -> &str {
-    match piece {
-        Piece::Kept(s) | Piece::Marker(s) => s,
+impl Piece {
+    #[must_use]
+    pub fn text(&self) -> &str {
+        match self {
+            Piece::Kept(s) | Piece::Marker(s) => s,
+        }
     }
 }

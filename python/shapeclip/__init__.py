@@ -6,7 +6,7 @@ working. Every cut is labelled with a marker that says exactly what was omitted 
 it back.
 """
 
-from .api import Compressed, Compressor, backend, compress, compress_detailed
+from .api import Compressed, Compressor, acompress, acompress_detailed, backend, compress, compress_detailed
 from .profiles import DEFAULT, TOOL_PROFILES, Profile, profile_for
 
 __version__ = "0.1.0"
@@ -18,6 +18,8 @@ __all__ = [
     "Compressor",
     "Profile",
     "__version__",
+    "acompress",
+    "acompress_detailed",
     "backend",
     "compress",
     "compress_detailed",

@@ -1,18 +1,22 @@
-"""The public entry points: `compress`, `compress_detailed` and the streaming `Compressor`.
+"""The public entry points: `compress`, `acompress`, `compress_detailed` and `Compressor`.
 
 The work runs in the native core when it loaded. A stream is also fed to the bounded
 pure-Python clip, so that if the core fails on some input (a panic is caught and raised as
 `EngineError`) the caller still gets an honest, budget-bound result for everything it gave.
 Arguments are checked here, before the core sees them: a bad argument raises, data never does.
+A digest, when given, is asked after planning and written into the plan's marker.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from collections.abc import MutableMapping
+from dataclasses import dataclass, replace
 
 from . import fallback
+from .digest import run as digest_run
+from .digest.run import DigestCall, DigestFn
 from .profiles import Profile, profile_for
 
 try:
@@ -27,6 +31,8 @@ DEFAULT_BUDGET = 16_000
 _MAX_BUDGET = 2**62
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _warned = False
+# A panic that escaped the core's own guard arrives as PanicException, a BaseException.
+_NativeFailure: tuple[type[BaseException], ...] = (Exception,) if _core is None else (Exception, _core.PanicException)
 
 
 def _warn_once(message: str) -> None:
@@ -46,7 +52,7 @@ class Compressed:
     """A compression's text and the facts about it."""
 
     text: str
-    #: "passthrough" (fitted, unchanged) or the planner used: "clip".
+    #: "passthrough" (fitted, unchanged) or the planner used: "clip", "search" or "log".
     shape: str
     #: "native" or "python": which backend produced `text`.
     backend: str
@@ -56,29 +62,70 @@ class Compressed:
     omitted_lines: int
     #: 1-based inclusive line ranges with at least one omitted character.
     omitted_ranges: tuple[tuple[int, int], ...]
+    #: The digest request, when one was made (see `shapeclip.digest`).
+    digest: DigestCall | None = None
 
     @property
     def output_chars(self) -> int:
         return len(self.text)
 
 
-def _check_budget(budget: object) -> int:
+@dataclass(frozen=True)
+class _Options:
+    """Checked arguments of one compression."""
+
+    budget: int
+    tool: str | None
+    profile: Profile
+    digest: DigestFn | None
+    digest_timeout: float
+    digest_cache: MutableMapping[str, str]
+
+    def digest_room(self) -> int:
+        """Characters clip and log plans leave free for a digest: an eighth of the budget, at
+        most 1,200 (a 120-word paragraph), none under a budget of 800."""
+        if self.digest is None or self.budget < 800:
+            return 0
+        return min(self.budget // 8, 1_200)
+
+
+def _options(
+    tool_name: object,
+    budget: object,
+    digest: object,
+    digest_timeout: object,
+    digest_cache: object,
+) -> _Options:
     if isinstance(budget, bool) or not isinstance(budget, int):
         raise TypeError(f"budget must be an int (a number of characters, at least 1), not {type(budget).__name__}")
     if budget < 1:
         raise ValueError(f"budget must be at least 1 character, got {budget}")
-    return min(budget, _MAX_BUDGET)
-
-
-def _check_tool(tool_name: object) -> str | None:
     if tool_name is not None and not isinstance(tool_name, str):
         raise TypeError(f"tool_name must be a str or None, not {type(tool_name).__name__}")
-    return tool_name
+    if digest is not None and not callable(digest):
+        raise TypeError("digest must be a callable (omitted_text, tool_name) -> str | None, or None")
+    if isinstance(digest_timeout, bool) or not isinstance(digest_timeout, (int, float)):
+        raise TypeError(f"digest_timeout must be a number of seconds, not {type(digest_timeout).__name__}")
+    if not digest_timeout > 0:
+        raise ValueError(f"digest_timeout must be more than 0 seconds, got {digest_timeout}")
+    if digest_cache is not None and not isinstance(digest_cache, MutableMapping):
+        raise TypeError("digest_cache must be a mutable mapping (like a dict), or None")
+    return _Options(
+        min(budget, _MAX_BUDGET),
+        tool_name,
+        profile_for(tool_name),
+        digest,
+        float(digest_timeout),
+        digest_run.DEFAULT_CACHE if digest_cache is None else digest_cache,
+    )
 
 
 def _check_chunk(chunk: object, what: str) -> str | bytes:
     if not isinstance(chunk, (str, bytes)):
         raise TypeError(f"{what} must be str or bytes, not {type(chunk).__name__}")
+    if isinstance(chunk, str) and not chunk.isascii() and _LONE_SURROGATE.search(chunk):
+        # A lone surrogate cannot be encoded; U+FFFD keeps every count the same.
+        return _LONE_SURROGATE.sub("\ufffd", chunk)
     return chunk
 
 
@@ -86,36 +133,33 @@ def _line_count(text: str) -> int:
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
-# A panic that escaped the core's own guard arrives as PanicException, a BaseException.
-_NativeFailure: tuple[type[BaseException], ...] = (Exception,) if _core is None else (Exception, _core.PanicException)
-
-
-def _start_core(budget: int, profile: Profile, tool: str | None) -> _core.Compressor | None:
+def _start_core(options: _Options) -> _core.Compressor | None:
     if _core is None:
         _warn_once("shapeclip._core could not be imported")
         return None
-    head, tail = profile.weights()
+    head, tail = options.profile.weights()
     try:
-        core = _core.Compressor(budget, profile.kind, tool, head, tail)
+        return _core.Compressor(options.budget, options.profile.kind, options.tool, head, tail, options.digest_room())
     except _NativeFailure as exc:
         _warn_once(f"the native core failed to start ({exc!r})")
         return None
-    return core
 
 
-def _clean(chunk: str | bytes) -> str | bytes:
-    if isinstance(chunk, str) and not chunk.isascii() and _LONE_SURROGATE.search(chunk):
-        # A lone surrogate cannot be encoded; U+FFFD keeps every count the same.
-        return _LONE_SURROGATE.sub("\ufffd", chunk)
-    return chunk
+@dataclass(frozen=True)
+class _Planned:
+    """A result before its digest, and the digest request it is due, if any."""
+
+    result: Compressed
+    at: int = 0
+    request: digest_run.Request | None = None
 
 
-def _from_report(report: _core.Report, budget: int) -> Compressed | None:
+def _from_report(report: _core.Report, options: _Options) -> _Planned | None:
     """The core's result, unless it broke the budget (then the caller falls back)."""
-    if len(report.text) > budget:
+    if len(report.text) > options.budget:
         _warn_once("the native core exceeded the budget")
         return None
-    return Compressed(
+    result = Compressed(
         report.text,
         report.shape,
         "native",
@@ -125,46 +169,72 @@ def _from_report(report: _core.Report, budget: int) -> Compressed | None:
         report.omitted_lines,
         tuple(report.omitted_ranges),
     )
+    room = options.budget - len(report.text) - len(digest_run.LEAD)
+    if options.digest is None or report.digest_at is None or report.digest_input is None or room < digest_run.MIN_ROOM:
+        return _Planned(result)
+    request = digest_run.Request(
+        options.digest, options.tool or "", report.digest_input, room, options.digest_timeout, options.digest_cache
+    )
+    return _Planned(result, report.digest_at, request)
 
 
-def _from_clip(result: fallback.ClipResult, budget: int) -> Compressed:
-    span = result.span
-    if len(result.text) > budget:
+def _from_clip(clip: fallback.ClipResult, budget: int) -> _Planned:
+    span = clip.span
+    lines = clip.input_lines
+    if len(clip.text) > budget:
         # Both backends broke the bound, which is a bug; the bound still holds for the caller.
         log.error("shapeclip exceeded the budget of %d characters; returning a bare ellipsis", budget)
-        lines = result.input_lines
-        return Compressed(
-            "\u2026", "clip", "python", result.input_chars, lines, result.input_chars, lines, ((1, lines),)
+        return _Planned(
+            Compressed("\u2026", "clip", "python", clip.input_chars, lines, clip.input_chars, lines, ((1, lines),))
         )
     if span is None:
-        return Compressed(result.text, "passthrough", "python", result.input_chars, result.input_lines, 0, 0, ())
-    return Compressed(
-        result.text,
-        "clip",
-        "python",
-        result.input_chars,
-        result.input_lines,
-        span.chars,
-        span.lines,
-        ((span.first, span.last),),
-    )
+        return _Planned(Compressed(clip.text, "passthrough", "python", clip.input_chars, lines, 0, 0, ()))
+    ranges = ((span.first, span.last),)
+    return _Planned(Compressed(clip.text, "clip", "python", clip.input_chars, lines, span.chars, span.lines, ranges))
+
+
+def _with_digest(planned: _Planned, answer: str | None, call: DigestCall) -> Compressed:
+    result, request = planned.result, planned.request
+    if answer is None or request is None:
+        return replace(result, digest=call)
+    text = result.text
+    written = digest_run.LEAD + digest_run.fit(answer, request.room)
+    return replace(result, text=text[: planned.at] + written + text[planned.at :], digest=call)
+
+
+def _digested(planned: _Planned) -> Compressed:
+    if planned.request is None:
+        return planned.result
+    return _with_digest(planned, *digest_run.ask(planned.request))
+
+
+async def _adigested(planned: _Planned) -> Compressed:
+    if planned.request is None:
+        return planned.result
+    return _with_digest(planned, *await digest_run.aask(planned.request))
 
 
 class Compressor:
     """Compresses a stream: `feed` chunks of `str` or `bytes` (decoded as UTF-8, invalid bytes
     replaced, characters split across chunks joined), then `finish` once. Memory is bounded by
     the budget, whatever the stream's length. `compress(text)` gives what one `feed` of `text`
-    and a `finish` give.
+    and a `finish` give. See `compress` for `digest`, `digest_timeout` and `digest_cache`.
     """
 
-    def __init__(self, tool_name: str | None = None, budget: int = DEFAULT_BUDGET) -> None:
-        self._budget = _check_budget(budget)
-        tool = _check_tool(tool_name)
-        profile = profile_for(tool)
+    def __init__(
+        self,
+        tool_name: str | None = None,
+        budget: int = DEFAULT_BUDGET,
+        *,
+        digest: DigestFn | None = None,
+        digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+        digest_cache: MutableMapping[str, str] | None = None,
+    ) -> None:
+        self._options = _options(tool_name, budget, digest, digest_timeout, digest_cache)
         # Fed alongside the core: the core's state cannot be recovered after a failure, and the
         # caller's chunks are gone by then.
-        self._shadow = fallback.Clipper(self._budget, profile, tool)
-        self._core = _start_core(self._budget, profile, tool)
+        self._shadow = fallback.Clipper(self._options.budget, self._options.profile, self._options.tool)
+        self._core = _start_core(self._options)
         self._finished = False
 
     def _check_open(self) -> None:
@@ -173,7 +243,7 @@ class Compressor:
 
     def feed(self, chunk: str | bytes) -> None:
         """Adds the next chunk of the output."""
-        chunk = _clean(_check_chunk(chunk, "chunk"))
+        chunk = _check_chunk(chunk, "chunk")
         self._check_open()
         if self._core is not None:
             try:
@@ -183,55 +253,127 @@ class Compressor:
                 self._core = None
         self._shadow.feed(chunk)
 
+    def _plan(self) -> _Planned:
+        self._check_open()
+        self._finished = True
+        if self._core is not None:
+            try:
+                planned = _from_report(self._core.finish(), self._options)
+            except _NativeFailure as exc:
+                _warn_once(f"the native core failed on this input ({exc!r})")
+            else:
+                if planned is not None:
+                    return planned
+        return _from_clip(self._shadow.finish(), self._options.budget)
+
     def finish(self) -> str:
         """The compressed text: at most `budget` characters."""
         return self.finish_detailed().text
 
     def finish_detailed(self) -> Compressed:
         """The compressed text with the facts about it."""
-        self._check_open()
-        self._finished = True
-        if self._core is not None:
-            try:
-                result = _from_report(self._core.finish(), self._budget)
-            except _NativeFailure as exc:
-                _warn_once(f"the native core failed on this input ({exc!r})")
-            else:
-                if result is not None:
-                    return result
-        return _from_clip(self._shadow.finish(), self._budget)
+        return _digested(self._plan())
+
+    async def afinish(self) -> str:
+        """`finish` for a digest that is a coroutine function."""
+        return (await self.afinish_detailed()).text
+
+    async def afinish_detailed(self) -> Compressed:
+        """`finish_detailed` for a digest that is a coroutine function."""
+        return await _adigested(self._plan())
 
 
-def compress_detailed(text: str | bytes, tool_name: str | None = None, budget: int = DEFAULT_BUDGET) -> Compressed:
-    """Like `compress`, with the facts about the result."""
-    text = _check_chunk(text, "text")
-    checked_budget = _check_budget(budget)
-    tool = _check_tool(tool_name)
-    if isinstance(text, str) and len(text) <= checked_budget:
-        return Compressed(text, "passthrough", backend(), len(text), _line_count(text), 0, 0, ())
-    text = _clean(text)
-    profile = profile_for(tool)
-    core = _start_core(checked_budget, profile, tool)
+def _plan_one(text: str | bytes, options: _Options) -> _Planned:
+    core = _start_core(options)
     if core is not None:
         try:
             core.feed(text)
-            result = _from_report(core.finish(), checked_budget)
+            planned = _from_report(core.finish(), options)
         except _NativeFailure as exc:
             _warn_once(f"the native core failed on this input ({exc!r})")
         else:
-            if result is not None:
-                return result
-    clipper = fallback.Clipper(checked_budget, profile, tool)
+            if planned is not None:
+                return planned
+    clipper = fallback.Clipper(options.budget, options.profile, options.tool)
     clipper.feed(text)
-    return _from_clip(clipper.finish(), checked_budget)
+    return _from_clip(clipper.finish(), options.budget)
 
 
-def compress(text: str | bytes, tool_name: str | None = None, budget: int = DEFAULT_BUDGET) -> str:
+def _passthrough(text: str | bytes, options: _Options) -> Compressed | None:
+    if isinstance(text, str) and len(text) <= options.budget:
+        return Compressed(text, "passthrough", backend(), len(text), _line_count(text), 0, 0, ())
+    return None
+
+
+def compress_detailed(
+    text: str | bytes,
+    tool_name: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    *,
+    digest: DigestFn | None = None,
+    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_cache: MutableMapping[str, str] | None = None,
+) -> Compressed:
+    """Like `compress`, with the facts about the result."""
+    options = _options(tool_name, budget, digest, digest_timeout, digest_cache)
+    checked = _check_chunk(text, "text")
+    fitted = _passthrough(text, options)
+    return fitted or _digested(_plan_one(checked, options))
+
+
+async def acompress_detailed(
+    text: str | bytes,
+    tool_name: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    *,
+    digest: DigestFn | None = None,
+    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_cache: MutableMapping[str, str] | None = None,
+) -> Compressed:
+    """`compress_detailed` that awaits its digest (a coroutine function, or a sync one run in a thread)."""
+    options = _options(tool_name, budget, digest, digest_timeout, digest_cache)
+    checked = _check_chunk(text, "text")
+    fitted = _passthrough(text, options)
+    return fitted or await _adigested(_plan_one(checked, options))
+
+
+def compress(
+    text: str | bytes,
+    tool_name: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    *,
+    digest: DigestFn | None = None,
+    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_cache: MutableMapping[str, str] | None = None,
+) -> str:
     """Compresses one tool output to at most `budget` characters (code points, as `len` counts).
 
     Output that fits is returned unchanged (the same object, for a `str`). Otherwise the result
     keeps what the output's shape says matters and labels every cut with a marker that states
     exactly which lines were omitted and how to get them back. The same arguments always give
     the same result. `bytes` are decoded as UTF-8 with invalid bytes replaced.
+
+    `digest`, a callable `(omitted_text, tool_name) -> str | None`, may write what the omitted
+    part holds into the marker (see `shapeclip.digest`); it gets `digest_timeout` seconds, and
+    answers are kept in `digest_cache` (a small in-memory LRU by default) so the same output
+    compresses to the same bytes again.
     """
-    return compress_detailed(text, tool_name, budget).text
+    return compress_detailed(
+        text, tool_name, budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache
+    ).text
+
+
+async def acompress(
+    text: str | bytes,
+    tool_name: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    *,
+    digest: DigestFn | None = None,
+    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_cache: MutableMapping[str, str] | None = None,
+) -> str:
+    """`compress` that awaits its digest: use it with async SDK clients."""
+    result = await acompress_detailed(
+        text, tool_name, budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache
+    )
+    return result.text

@@ -10,6 +10,7 @@ pub mod sink;
 
 use crate::clip;
 use crate::clip::window::Window;
+use crate::digest::Sampler;
 use crate::error::Error;
 use crate::log::LogPlanner;
 use crate::plan::{Piece, Plan, Shape};
@@ -24,13 +25,29 @@ use sink::{Block, Sink, Totals};
 pub struct Outcome {
     pub plan: Plan,
     pub totals: Totals,
+    /// Where a digest of the omitted part may be written, when one was asked for and is due.
+    pub digest: Option<DigestSlot>,
 }
+
+/// A place in the rendered plan for a digest, and what the digest model should read.
+#[derive(Debug, PartialEq, Eq)]
+pub struct DigestSlot {
+    /// Character offset in the rendered plan, just inside the closing `]` of a marker.
+    pub at: u64,
+    /// A sample of the omitted lines (see [`crate::digest::Sampler`]).
+    pub input: String,
+}
+
+/// Omitted parts smaller than this are not worth a digest.
+pub const DIGEST_MIN_OMITTED_CHARS: u64 = 4_000;
 
 /// Every planner, fed the same blocks.
 #[derive(Debug)]
 struct Planners {
     window: Window,
     search: SearchPlanner,
+    /// Only when a digest was asked for.
+    sampler: Option<Sampler>,
     /// Only for shell-like tools: a file that mentions "error" is not a build log.
     log: Option<LogPlanner>,
 }
@@ -39,6 +56,9 @@ impl Sink for Planners {
     fn block(&mut self, block: &Block<'_>) {
         self.window.block(block);
         self.search.block(block);
+        if let Some(sampler) = &mut self.sampler {
+            sampler.block(block);
+        }
         if let Some(log) = &mut self.log {
             log.block(block);
         }
@@ -48,6 +68,8 @@ impl Sink for Planners {
 #[derive(Debug)]
 pub struct Engine {
     budget: u64,
+    /// Characters kept free in clip and log plans for a digest (0: no digest).
+    digest_room: u64,
     profile: Profile,
     reader: LineReader,
     planners: Planners,
@@ -64,14 +86,35 @@ impl Engine {
         }
         Ok(Engine {
             budget,
+            digest_room: 0,
             reader: LineReader::default(),
             planners: Planners {
                 window: Window::new(budget),
                 search: SearchPlanner::new(budget),
                 log: (profile.kind == ToolKind::Shell).then(|| LogPlanner::new(budget)),
+                sampler: None,
             },
             profile,
         })
+    }
+
+    /// Leaves `room` characters of clip and log plans free for a digest of the omitted part,
+    /// and samples the input for it. Search plans get no digest: their counts say it all.
+    ///
+    /// # Errors
+    /// [`Error::Argument`] when `room` is not below the budget.
+    pub fn with_digest_room(mut self, room: u64) -> Result<Self, Error> {
+        if room >= self.budget {
+            return Err(Error::Argument(
+                "digest_room must be smaller than the budget".into(),
+            ));
+        }
+        self.digest_room = room;
+        if let Some(log) = &mut self.planners.log {
+            *log = LogPlanner::new(self.budget - room);
+        }
+        self.planners.sampler = (room > 0).then(Sampler::default);
+        Ok(self)
     }
 
     pub fn feed_str(&mut self, chunk: &str) {
@@ -92,7 +135,9 @@ impl Engine {
             window,
             search,
             log,
+            sampler,
         } = self.planners;
+        let room = self.budget - self.digest_room;
         // Search shape is recognised by content, whatever the tool, and goes first; the
         // log planner only ever watched shell output.
         let plan = if totals.chars <= self.budget {
@@ -107,10 +152,40 @@ impl Engine {
                 .or_else(|| log.and_then(|l| l.plan(&window, &totals, &self.profile)))
                 // A planner's bound is by construction; this keeps it even if that has a bug.
                 .filter(|plan| char_count(&plan.render()) <= self.budget)
-                .unwrap_or_else(|| clip::plan(&window, &totals, self.budget, &self.profile))
+                .unwrap_or_else(|| clip::plan(&window, &totals, room, &self.profile))
         };
-        Outcome { plan, totals }
+        let digest = sampler.and_then(|sampler| digest_slot(&plan, &sampler));
+        Outcome {
+            plan,
+            totals,
+            digest,
+        }
     }
+}
+
+/// Where the digest goes: inside the last marker of a clip or log plan that omitted enough.
+fn digest_slot(plan: &Plan, sampler: &Sampler) -> Option<DigestSlot> {
+    if !matches!(plan.shape, Shape::Clip | Shape::Log)
+        || plan.omitted_chars < DIGEST_MIN_OMITTED_CHARS
+    {
+        return None;
+    }
+    let marker = plan
+        .pieces
+        .iter()
+        .rposition(|p| matches!(p, Piece::Marker(_)))?;
+    let Piece::Marker(text) = &plan.pieces[marker] else {
+        return None;
+    };
+    let close = text.rfind(']')?;
+    let before: u64 = plan.pieces[..marker]
+        .iter()
+        .map(|p| char_count(p.text()))
+        .sum();
+    Some(DigestSlot {
+        at: before + char_count(&text[..close]),
+        input: sampler.sample(&plan.omitted),
+    })
 }
 
 #[cfg(test)]

@@ -103,7 +103,6 @@ impl LineReader {
         let block = Block {
             text: &text,
             first_line: self.newlines + 1,
-            first_char: self.next_char,
             chars,
             newlines,
             continues_line: self.mid_line,
@@ -148,14 +147,8 @@ mod tests {
     impl Sink for Transcript {
         fn block(&mut self, b: &Block<'_>) {
             self.0.push(format!(
-                "{}:{}:{}:{}:{}:{}:{:?}",
-                b.first_line,
-                b.first_char,
-                b.chars,
-                b.newlines,
-                b.continues_line,
-                b.line_open,
-                b.text
+                "{}:{}:{}:{}:{}:{:?}",
+                b.first_line, b.chars, b.newlines, b.continues_line, b.line_open, b.text
             ));
         }
     }
@@ -218,9 +211,9 @@ mod tests {
         assert_eq!(
             sink.0,
             [
-                "1:0:8:2:false:false:\"one\\ntwo\\n\"",
-                "3:8:6:1:false:false:\"three\\n\"",
-                "4:14:4:0:false:false:\"four\"",
+                "1:8:2:false:false:\"one\\ntwo\\n\"",
+                "3:6:1:false:false:\"three\\n\"",
+                "4:4:0:false:false:\"four\"",
             ]
         );
     }

@@ -12,8 +12,6 @@ pub struct Block<'a> {
     pub text: &'a str,
     /// 1-based number of the line that `text` starts in.
     pub first_line: u64,
-    /// 0-based character (code point) offset of `text` in the whole input.
-    pub first_char: u64,
     /// Characters (code points) in `text`.
     pub chars: u64,
     /// `'\n'` bytes in `text`.

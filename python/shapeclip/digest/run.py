@@ -1,0 +1,211 @@
+"""Asking a digest callable, safely: a timeout, a cache, a cleaned answer that fits the room.
+
+Whatever the callable does (raise, hang, return nothing, return a novel), the caller gets a
+result within its budget: a failure only means the plain marker, logged at debug level and
+recorded in a `DigestCall`. Answers are cached by a hash of the prompt version, the digest's
+identity, the tool and the sample, so compressing the same output again gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import inspect
+import logging
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from .prompt import PROMPT_VERSION
+
+log = logging.getLogger("shapeclip.digest")
+
+#: What a digest is: `(omitted_text, tool_name) -> str | None`, or a coroutine function of that.
+DigestFn = Callable[[str, str], "str | None"] | Callable[[str, str], Awaitable["str | None"]]
+
+DEFAULT_TIMEOUT = 10.0
+#: An answer longer than this is not a 120-word digest; it is not used at all.
+ABSURD_CHARS = 6_000
+#: Less room than this in the marker and no digest is asked for.
+MIN_ROOM = 40
+LEAD = " Digest of the omitted part: "
+_LABEL = re.compile(r"^(?:summary|digest)\s*:\s*", re.IGNORECASE)
+_MARKERISH = re.compile(r"shapeclip\s*:", re.IGNORECASE)
+
+
+class Answer(str):
+    """A digest's text with the token usage its API reported, when it did."""
+
+    usage: Mapping[str, int] | None
+
+    def __new__(cls, text: str, usage: Mapping[str, int] | None = None) -> Answer:
+        answer = super().__new__(cls, text)
+        answer.usage = usage
+        return answer
+
+
+@dataclass(frozen=True)
+class DigestCall:
+    """One digest request: what went in and out, what it cost, and whether it was used."""
+
+    chars_in: int
+    chars_out: int
+    usage: Mapping[str, int] | None
+    latency_s: float
+    cached: bool
+    #: True when the plain marker was used instead; `reason` says why.
+    fell_back: bool
+    reason: str | None = None
+
+
+class LRU(MutableMapping[str, str]):
+    """A small least-recently-used mapping: the default digest cache."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._items: OrderedDict[str, str] = OrderedDict()
+        self._size = size
+
+    def __getitem__(self, key: str) -> str:
+        value = self._items[key]
+        self._items.move_to_end(key)
+        return value
+
+    def __setitem__(self, key: str, value: str) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+    def __delitem__(self, key: str) -> None:
+        del self._items[key]
+
+    def __iter__(self) -> Any:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+DEFAULT_CACHE = LRU()
+
+
+def cache_key(digest: DigestFn, tool_name: str, sample: str) -> str:
+    identity = getattr(digest, "cache_key", None) or f"{digest.__module__}.{digest.__qualname__}"
+    parts = (PROMPT_VERSION, identity, tool_name, sample)
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "replace")).hexdigest()
+
+
+def clean(answer: str) -> str:
+    """One paragraph that cannot be mistaken for a marker: whitespace folded, brackets made
+    round, a leading "Summary:" label and any "shapeclip:" dropped."""
+    text = " ".join(answer.split())
+    text = _LABEL.sub("", text).translate(str.maketrans("[]", "()"))
+    return _MARKERISH.sub("shapeclip -", text)
+
+
+def fit(text: str, room: int) -> str:
+    """`text` shortened at a word boundary to at most `room` characters (ending in an ellipsis)."""
+    if len(text) <= room:
+        return text
+    cut = text[: room - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > room // 2 else cut).rstrip(" ,;:") + "\u2026"
+
+
+@dataclass(frozen=True)
+class Request:
+    """A digest that is due: the sample to send and the room it may fill."""
+
+    digest: DigestFn
+    tool_name: str
+    sample: str
+    room: int
+    timeout: float
+    cache: MutableMapping[str, str]
+
+    def key(self) -> str:
+        return cache_key(self.digest, self.tool_name, self.sample)
+
+
+def _judge(request: Request, raw: object, started: float) -> tuple[str | None, DigestCall]:
+    latency = time.perf_counter() - started
+    usage = getattr(raw, "usage", None)
+    if not isinstance(raw, str):
+        return _failed(request, started, f"answer is {type(raw).__name__}, not text")
+    text = clean(raw)
+    if not text:
+        return _failed(request, started, "empty answer")
+    if len(text) > ABSURD_CHARS:
+        return _failed(request, started, f"absurd answer of {len(text)} characters")
+    request.cache[request.key()] = text
+    return text, DigestCall(len(request.sample), len(raw), usage, latency, cached=False, fell_back=False)
+
+
+def _failed(request: Request, started: float, reason: str) -> tuple[None, DigestCall]:
+    log.debug("digest fell back to the plain marker: %s", reason)
+    latency = time.perf_counter() - started
+    return None, DigestCall(len(request.sample), 0, None, latency, cached=False, fell_back=True, reason=reason)
+
+
+def _cached(request: Request) -> tuple[str, DigestCall] | None:
+    try:
+        text = request.cache.get(request.key())
+    except Exception as exc:  # a user's mapping may fail; it must not fail the compression
+        log.debug("digest cache lookup failed: %r", exc)
+        return None
+    if text is None:
+        return None
+    return text, DigestCall(len(request.sample), len(text), None, 0.0, cached=True, fell_back=False)
+
+
+def ask(request: Request) -> tuple[str | None, DigestCall]:
+    """Runs a sync digest in a worker thread under the timeout (an async one in its own loop)."""
+    hit = _cached(request)
+    if hit is not None:
+        return hit
+    started = time.perf_counter()
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="shapeclip-digest")
+    try:
+        future = pool.submit(_call_blocking, request)
+        return _judge(request, future.result(timeout=request.timeout), started)
+    except concurrent.futures.TimeoutError:
+        return _failed(request, started, f"timed out after {request.timeout:g} s")
+    except Exception as exc:
+        return _failed(request, started, f"raised {exc!r}")
+    finally:
+        # A hung call is abandoned, not awaited: the caller has its result already.
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _call_blocking(request: Request) -> object:
+    result = request.digest(request.sample, request.tool_name)
+    if inspect.isawaitable(result):
+        return asyncio.run(_awaited(result))
+    return result
+
+
+async def _awaited(awaitable: Awaitable[object]) -> object:
+    return await awaitable
+
+
+async def aask(request: Request) -> tuple[str | None, DigestCall]:
+    """Awaits an async digest, or runs a sync one in a thread, under the timeout."""
+    hit = _cached(request)
+    if hit is not None:
+        return hit
+    started = time.perf_counter()
+    try:
+        if inspect.iscoroutinefunction(request.digest):
+            pending = request.digest(request.sample, request.tool_name)
+        else:
+            pending = asyncio.to_thread(_call_blocking, request)
+        raw = await asyncio.wait_for(pending, request.timeout)
+    except asyncio.TimeoutError:
+        return _failed(request, started, f"timed out after {request.timeout:g} s")
+    except Exception as exc:
+        return _failed(request, started, f"raised {exc!r}")
+    return _judge(request, raw, started)
