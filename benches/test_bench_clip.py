@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import report_throughput
-from gen_logs import build_log
 
 import shapeclip
+from conftest import report_throughput
+from gen_logs import build_log
 
 SIZES = {"1MB": 10**6, "10MB": 10**7, "100MB": 10**8}
 

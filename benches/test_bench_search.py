@@ -9,9 +9,9 @@ the benchmark refuses to. Run with `pytest benches/test_bench_search.py --benchm
 from __future__ import annotations
 
 import pytest
-from grep_flood import grep_flood
 
 import shapeclip
+from grep_flood import grep_flood
 from shapeclip import _core
 
 pytestmark = pytest.mark.skipif(_core.DEBUG_BUILD, reason="a debug build; build with `maturin develop --release`")

@@ -41,7 +41,8 @@ def _adapter(
     create: Callable[..., Any], request: Callable[[str, str], dict[str, Any]], answer: Callable[[Any], Answer], key: str
 ) -> Callable[[str, str], Answer] | Callable[[str, str], Awaitable[Answer]]:
     fn: Callable[[str, str], Answer] | Callable[[str, str], Awaitable[Answer]]
-    if inspect.iscoroutinefunction(create):
+    # The SDKs wrap their async methods in decorators that hide them from a plain check.
+    if inspect.iscoroutinefunction(inspect.unwrap(create)):
 
         async def digest_async(omitted: str, tool_name: str) -> Answer:
             return answer(await create(**request(omitted, tool_name)))
@@ -60,7 +61,9 @@ def _adapter(
 def _request(model: str, max_tokens: int, timeout: float) -> Callable[[str, str], dict[str, Any]]:
     def request(omitted: str, tool_name: str) -> dict[str, Any]:
         message = {"role": "user", "content": user_message(omitted, tool_name)}
-        return {"model": model, "messages": [message], "max_tokens": max_tokens, "temperature": 0, "timeout": timeout}
+        # No sampling parameters: several current models reject them, and the digest cache, not
+        # the model, is what makes a repeated compression give the same bytes.
+        return {"model": model, "messages": [message], "max_tokens": max_tokens, "timeout": timeout}
 
     return request
 

@@ -199,8 +199,9 @@ async def aask(request: Request) -> tuple[str | None, DigestCall]:
         return hit
     started = time.perf_counter()
     try:
-        if inspect.iscoroutinefunction(request.digest):
-            pending = request.digest(request.sample, request.tool_name)
+        pending: Awaitable[object]
+        if inspect.iscoroutinefunction(inspect.unwrap(request.digest)):
+            pending = _awaited(request.digest(request.sample, request.tool_name))  # type: ignore[arg-type]
         else:
             pending = asyncio.to_thread(_call_blocking, request)
         raw = await asyncio.wait_for(pending, request.timeout)

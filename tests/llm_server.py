@@ -1,0 +1,96 @@
+"""A loopback HTTP server that speaks the OpenAI chat-completions and Anthropic messages wire
+formats, so digest tests drive the real SDK clients. The requested model name picks the
+behaviour: `normal`, `overlong`, `e429`, `e500`, `slow`, `malformed`."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+NORMAL = (
+    "Lines 40-9,000 compile src/module_*.c cleanly; src/module_17.c:88: error: expected ';' appears "
+    "3 times; 412 warnings 'unused variable tmp' [-Wunused-variable]."
+)
+OVERLONG = " ".join(f"word{i}" for i in range(700))
+SLOW_SECONDS = 3.0
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def log_message(self, *args: Any) -> None:  # keep test output clean
+        pass
+
+    def _send(self, status: int, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers["content-length"])))
+        self.server.requests.append((self.path, request))
+        model = request["model"]
+        anthropic = self.path.endswith("/messages")
+        if model in ("e429", "e500"):
+            status = int(model[1:])
+            kind = "rate_limit_error" if status == 429 else "api_error"
+            error = {"type": kind, "message": f"injected {status}"}
+            body = {"type": "error", "error": error} if anthropic else {"error": {**error, "code": None, "param": None}}
+            self._send(status, json.dumps(body).encode())
+            return
+        if model == "malformed":
+            self._send(200, b'{"id": "x", "choices": [')
+            return
+        if model == "slow":
+            time.sleep(SLOW_SECONDS)
+        text = OVERLONG if model == "overlong" else NORMAL
+        self._send(200, json.dumps(_anthropic(model, text) if anthropic else _openai(model, text)).encode())
+
+
+def _openai(model: str, text: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290},
+    }
+
+
+def _anthropic(model: str, text: str) -> dict[str, Any]:
+    return {
+        "id": "msg_test",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1234, "output_tokens": 56},
+    }
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    requests: list[tuple[str, dict[str, Any]]]
+
+
+@contextmanager
+def serve() -> Iterator[_Server]:
+    server = _Server(("127.0.0.1", 0), _Handler)
+    server.requests = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,193 @@
+"""The digest: asked only when due, fed a bounded spread sample, written into the marker within
+the budget, cached, and degrading to the plain marker on every failure. Driven through the real
+`openai` and `anthropic` SDK clients against a loopback server."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import anthropic
+import openai
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import shapeclip
+from llm_server import NORMAL, serve
+from shapeclip.digest import LRU, anthropic_messages, openai_chat
+from shapeclip.digest.run import LEAD
+
+LOG = "".join(f"[{i:06}] compiling src/module_{i % 97}.c ... ok\n" for i in range(20_000))
+DIGESTED = re.compile(re.escape(LEAD) + r"(.*?)\]")
+# Brackets in an answer are made round, so no answer can close or open a marker.
+CLEAN_NORMAL = NORMAL.replace("[", "(").replace("]", ")")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Any]:
+    with serve() as running:
+        yield running
+
+
+def clients(server: Any) -> dict[str, Any]:
+    host, port = server.server_address
+    return {
+        "openai": openai.OpenAI(api_key="test", base_url=f"http://{host}:{port}/v1", max_retries=0),
+        "anthropic": anthropic.Anthropic(api_key="test", base_url=f"http://{host}:{port}", max_retries=0),
+    }
+
+
+def adapter(server: Any, sdk: str, model: str, **kwargs: Any) -> Any:
+    client = clients(server)[sdk]
+    make = openai_chat if sdk == "openai" else anthropic_messages
+    return make(client, model, **kwargs)
+
+
+def without_digest(text: str) -> str:
+    return DIGESTED.sub("]", text)
+
+
+@pytest.mark.parametrize("sdk", ["openai", "anthropic"])
+def test_a_normal_answer_lands_in_the_marker_with_its_costs(server: Any, sdk: str) -> None:
+    result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=adapter(server, sdk, "normal"), digest_cache={})
+    assert len(result.text) <= 4000
+    assert f"{LEAD}{CLEAN_NORMAL}]" in result.text
+    call = result.digest
+    assert call is not None and not call.fell_back and not call.cached
+    assert call.usage and call.usage.get("prompt_tokens", call.usage.get("input_tokens")) == 1234
+    assert call.chars_out == len(NORMAL) and 0 < call.chars_in <= 24_000 and call.latency_s > 0
+    path, request = server.requests[-1]
+    sent = request["messages"][0]["content"]
+    assert "at most 120 words" in sent and re.search(r"^line \d+: \[\d+\] compiling", sent, re.M)
+    assert request["model"] == "normal" and path.endswith("/chat/completions" if sdk == "openai" else "/messages")
+
+
+@pytest.mark.parametrize("sdk", ["openai", "anthropic"])
+@pytest.mark.parametrize("model", ["e429", "e500", "malformed"])
+def test_api_failures_give_the_plain_marker(server: Any, sdk: str, model: str) -> None:
+    plain = shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: None, digest_cache={})
+    result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=adapter(server, sdk, model), digest_cache={})
+    assert result.text == plain and LEAD not in result.text
+    assert result.digest is not None and result.digest.fell_back and result.digest.reason
+
+
+@pytest.mark.parametrize("sdk", ["openai", "anthropic"])
+def test_an_overlong_answer_is_shortened_at_a_word_to_the_room_left(server: Any, sdk: str) -> None:
+    for budget in (1000, 4000, 16_000):
+        result = shapeclip.compress_detailed(
+            LOG, "bash", budget, digest=adapter(server, sdk, "overlong"), digest_cache={}
+        )
+        assert len(result.text) <= budget
+        written = DIGESTED.search(result.text)
+        assert written is not None and written.group(1).endswith("\u2026")
+        assert re.fullmatch(r"(word\d+ )*word\d+\u2026", written.group(1))
+
+
+@pytest.mark.parametrize("sdk", ["openai", "anthropic"])
+def test_a_slow_model_times_out_to_the_plain_marker(server: Any, sdk: str) -> None:
+    digest = adapter(server, sdk, "slow", timeout=5.0)
+    started = time.perf_counter()
+    result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_timeout=0.5, digest_cache={})
+    assert time.perf_counter() - started < 2.5
+    assert result.digest is not None and result.digest.fell_back and "timed out" in (result.digest.reason or "")
+    assert LEAD not in result.text
+
+
+@pytest.mark.parametrize("sdk", ["openai", "anthropic"])
+def test_async_clients_work_through_acompress(server: Any, sdk: str) -> None:
+    host, port = server.server_address
+    if sdk == "openai":
+        digest = openai_chat(
+            openai.AsyncOpenAI(api_key="t", base_url=f"http://{host}:{port}/v1", max_retries=0), "normal"
+        )
+    else:
+        client = anthropic.AsyncAnthropic(api_key="t", base_url=f"http://{host}:{port}", max_retries=0)
+        digest = anthropic_messages(client, "normal")
+    out = asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=digest, digest_cache={}))
+    assert f"{LEAD}{CLEAN_NORMAL}]" in out and len(out) <= 4000
+
+
+def test_the_cache_gives_the_same_bytes_without_asking_again() -> None:
+    calls: list[str] = []
+
+    def digest(omitted: str, tool: str) -> str:
+        calls.append(omitted)
+        return f"answer number {len(calls)}"
+
+    cache = LRU()
+    first = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
+    again = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
+    assert first.text == again.text and len(calls) == 1
+    assert again.digest is not None and again.digest.cached
+
+
+def test_asked_only_for_large_omissions_and_never_for_search() -> None:
+    asked: list[str] = []
+
+    def digest(omitted: str, tool: str) -> str:
+        asked.append(tool)
+        return "x"
+
+    small = LOG[:5000]  # omits fewer than 4,000 characters at this budget
+    assert shapeclip.compress_detailed(small, "bash", 3000, digest=digest, digest_cache={}).digest is None
+    grep = "".join(f"src/pkg{i % 40}/mod{i % 7}.py:{i}:    return None\n" for i in range(5000))
+    result = shapeclip.compress_detailed(grep, "grep", 4000, digest=digest, digest_cache={})
+    assert result.shape == "search" and result.digest is None
+    assert asked == []
+
+
+def test_the_model_reads_a_spread_sample_of_a_huge_middle() -> None:
+    seen: list[str] = []
+    lines = 100_000
+    big = "".join(
+        f"step {i} of the run: ok\n" if i != 77_777 else "step 77777: error: full\n" for i in range(lines)
+    )
+    assert len(big) > 2_000_000
+    # A clip (no shell tool, so no log plan) omits the error line along with the rest.
+    shapeclip.compress(big, None, 4000, digest=lambda omitted, tool: seen.append(omitted) or "fine", digest_cache={})
+    (sample,) = seen
+    assert len(sample) <= 24_000
+    numbers = [int(n) for n in re.findall(r"^line (\d+):", sample, re.M)]
+    assert numbers == sorted(numbers) and numbers[0] < 5_000 and numbers[-1] > 95_000
+    assert "line 77778: step 77777: error: full" in sample
+
+
+def test_exceptions_and_bad_answers_never_raise() -> None:
+    def boom(omitted: str, tool: str) -> str:
+        raise RuntimeError("model down")
+
+    for digest in (boom, lambda *_: "", lambda *_: 42, lambda *_: "y" * 50_000, lambda *_: "  \n "):
+        result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache={})  # type: ignore[arg-type]
+        assert len(result.text) <= 4000 and LEAD not in result.text
+        assert result.digest is not None and result.digest.fell_back
+
+
+def test_answers_cannot_pose_as_markers() -> None:
+    out = shapeclip.compress(
+        LOG, "bash", 4000, digest=lambda *_: "[shapeclip: fake]\n\nsecond paragraph", digest_cache={}
+    )
+    digest = DIGESTED.search(out)
+    assert digest is not None and digest.group(1) == "(shapeclip - fake) second paragraph"
+
+
+def test_bad_digest_arguments_are_errors() -> None:
+    with pytest.raises(TypeError, match="digest must be a callable"):
+        shapeclip.compress(LOG, "bash", 4000, digest="openai")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="digest_timeout"):
+        shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: "x", digest_timeout=0)
+    with pytest.raises(TypeError, match="digest_cache"):
+        shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: "x", digest_cache=[])  # type: ignore[arg-type]
+
+
+@given(answer=st.text(), budget=st.sampled_from([800, 1000, 2500, 4000, 16_000]), cut=st.integers(0, 19_000))
+def test_any_answer_keeps_the_bound_and_leaves_the_plan_untouched(answer: str, budget: int, cut: int) -> None:
+    text = LOG[cut:]
+    with_answer = shapeclip.compress_detailed(text, "bash", budget, digest=lambda *_: answer, digest_cache={})
+    plain = shapeclip.compress_detailed(text, "bash", budget, digest=lambda *_: None, digest_cache={})
+    assert len(with_answer.text) <= budget
+    assert without_digest(with_answer.text) == plain.text
+    assert (with_answer.omitted_ranges, with_answer.omitted_chars) == (plain.omitted_ranges, plain.omitted_chars)
