@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import shapeclip
+from llm_server import NORMAL, serve
 
 LOG = "".join(f"[{i:05}] building target {i}\n" for i in range(20_000))
 
 
-def run(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "shapeclip.cli", *args], input=stdin, capture_output=True)
+def run(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    command = [sys.executable, "-m", "shapeclip.cli", *args]
+    return subprocess.run(command, input=stdin, capture_output=True, env=None if env is None else {**os.environ, **env})
 
 
 def test_file_is_compressed_like_the_library_does(tmp_path: Path) -> None:
@@ -39,7 +42,25 @@ def test_help_explains_the_marker_and_version_prints() -> None:
 
 
 def test_bad_arguments_are_usage_errors(tmp_path: Path) -> None:
-    for args in (["--budget", "0"], ["--budget", "many"], ["--nope"], [str(tmp_path / "missing.log")]):
+    bad = (["--budget", "0"], ["--budget", "many"], ["--nope"], [str(tmp_path / "missing.log")], ["--digest", "x:y"])
+    for args in bad:
         done = run(*args)
         assert done.returncode == 2, args
         assert b"usage:" in done.stderr
+
+
+def test_digest_through_the_sdk_environment() -> None:
+    with serve() as server:
+        host, port = server.server_address
+        base = f"http://{host}:{port}"
+        env = {"OPENAI_API_KEY": "test", "OPENAI_BASE_URL": f"{base}/v1", "ANTHROPIC_API_KEY": "test"}
+        env["ANTHROPIC_BASE_URL"] = base
+        for spec in ("openai:normal", "anthropic:normal"):
+            done = run("--tool", "bash", "--budget", "4000", "--digest", spec, stdin=LOG.encode(), env=env)
+            assert done.returncode == 0, done.stderr
+            out = done.stdout.decode()
+            assert len(out) <= 4000 and NORMAL.split(";")[0] in out
+        failing = run("--budget", "4000", "--digest", "openai:e500", stdin=LOG.encode(), env=env)
+        assert failing.returncode == 0 and failing.stdout.decode() == shapeclip.compress(
+            LOG, None, 4000, digest=lambda *_: None
+        )

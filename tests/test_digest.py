@@ -143,9 +143,7 @@ def test_asked_only_for_large_omissions_and_never_for_search() -> None:
 def test_the_model_reads_a_spread_sample_of_a_huge_middle() -> None:
     seen: list[str] = []
     lines = 100_000
-    big = "".join(
-        f"step {i} of the run: ok\n" if i != 77_777 else "step 77777: error: full\n" for i in range(lines)
-    )
+    big = "".join(f"step {i} of the run: ok\n" if i != 77_777 else "step 77777: error: full\n" for i in range(lines))
     assert len(big) > 2_000_000
     # A clip (no shell tool, so no log plan) omits the error line along with the rest.
     shapeclip.compress(big, None, 4000, digest=lambda omitted, tool: seen.append(omitted) or "fine", digest_cache={})

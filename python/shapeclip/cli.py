@@ -7,11 +7,13 @@ the budget however long the input is, and writes the result (UTF-8) to standard 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from typing import BinaryIO
 
 from . import __version__
 from .api import DEFAULT_BUDGET, Compressor, backend
+from .digest import DigestFn, anthropic_messages, openai_chat
 
 CHUNK_BYTES = 1 << 20
 
@@ -26,6 +28,11 @@ Line numbers in a marker are 1-based and exact, as are the line and character co
 token figure is characters / 4, rounded up. The hint depends on the tool kind (--tool):
 shell commands get a sed range, file reads an offset and limit, searches a narrower search.
 Output that fits the budget is printed unchanged.
+
+With --digest openai:MODEL or anthropic:MODEL, a fast model writes what the omitted part
+holds into the marker. The SDK is configured from its usual environment variables
+(OPENAI_API_KEY and OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL), so any
+OpenAI-compatible server works. If the model fails, the plain marker is printed.
 """
 
 
@@ -51,8 +58,38 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--budget", type=_positive_int, default=DEFAULT_BUDGET, help=f"characters at most (default {DEFAULT_BUDGET})"
     )
+    parser.add_argument(
+        "--digest",
+        metavar="SDK:MODEL",
+        type=_digest_spec,
+        default=None,
+        help="have MODEL summarise the omitted part, through the openai or anthropic SDK (e.g. openai:gpt-4o-mini)",
+    )
     parser.add_argument("--version", action="version", version=f"shapeclip {__version__} ({backend()} backend)")
     return parser
+
+
+def _digest_spec(value: str) -> tuple[str, str]:
+    sdk, _, model = value.partition(":")
+    if sdk not in ("openai", "anthropic") or not model:
+        raise argparse.ArgumentTypeError(f"must be openai:MODEL or anthropic:MODEL, got {value!r}")
+    return sdk, model
+
+
+def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None) -> DigestFn | None:
+    if spec is None:
+        return None
+    sdk, model = spec
+    try:
+        module = importlib.import_module(sdk)
+    except ImportError:
+        parser.error(f"--digest {sdk}:... needs the {sdk} SDK: pip install 'shapeclip[{sdk}]'")
+    try:
+        if sdk == "openai":
+            return openai_chat(module.OpenAI(), model)
+        return anthropic_messages(module.Anthropic(), model)
+    except Exception as exc:  # the SDK says what is missing, e.g. an API key
+        parser.error(f"cannot set up the {sdk} client: {exc}")
 
 
 def _stream(source: BinaryIO, compressor: Compressor) -> None:
@@ -63,7 +100,7 @@ def _stream(source: BinaryIO, compressor: Compressor) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    compressor = Compressor(args.tool, args.budget)
+    compressor = Compressor(args.tool, args.budget, digest=_digest(parser, args.digest))
     if args.file == "-":
         _stream(sys.stdin.buffer, compressor)
     else:
