@@ -283,11 +283,15 @@ class Compressor:
         return await _adigested(self._plan())
 
 
-def _plan_one(text: str | bytes, options: _Options) -> _Planned:
+def _plan_text(text: object, options: _Options) -> _Planned:
+    checked = _check_chunk(text, "text")
+    if isinstance(text, str) and len(text) <= options.budget:
+        # The caller's own object, untouched, even if it holds lone surrogates.
+        return _Planned(Compressed(text, "passthrough", backend(), len(text), _line_count(text), 0, 0, ()))
     core = _start_core(options)
     if core is not None:
         try:
-            core.feed(text)
+            core.feed(checked)
             planned = _from_report(core.finish(), options)
         except _NativeFailure as exc:
             _warn_once(f"the native core failed on this input ({exc!r})")
@@ -295,14 +299,8 @@ def _plan_one(text: str | bytes, options: _Options) -> _Planned:
             if planned is not None:
                 return planned
     clipper = fallback.Clipper(options.budget, options.profile, options.tool)
-    clipper.feed(text)
+    clipper.feed(checked)
     return _from_clip(clipper.finish(), options.budget)
-
-
-def _passthrough(text: str | bytes, options: _Options) -> Compressed | None:
-    if isinstance(text, str) and len(text) <= options.budget:
-        return Compressed(text, "passthrough", backend(), len(text), _line_count(text), 0, 0, ())
-    return None
 
 
 def compress_detailed(
@@ -315,10 +313,7 @@ def compress_detailed(
     digest_cache: MutableMapping[str, str] | None = None,
 ) -> Compressed:
     """Like `compress`, with the facts about the result."""
-    options = _options(tool_name, budget, digest, digest_timeout, digest_cache)
-    checked = _check_chunk(text, "text")
-    fitted = _passthrough(text, options)
-    return fitted or _digested(_plan_one(checked, options))
+    return _digested(_plan_text(text, _options(tool_name, budget, digest, digest_timeout, digest_cache)))
 
 
 async def acompress_detailed(
@@ -331,10 +326,7 @@ async def acompress_detailed(
     digest_cache: MutableMapping[str, str] | None = None,
 ) -> Compressed:
     """`compress_detailed` that awaits its digest (a coroutine function, or a sync one run in a thread)."""
-    options = _options(tool_name, budget, digest, digest_timeout, digest_cache)
-    checked = _check_chunk(text, "text")
-    fitted = _passthrough(text, options)
-    return fitted or await _adigested(_plan_one(checked, options))
+    return await _adigested(_plan_text(text, _options(tool_name, budget, digest, digest_timeout, digest_cache)))
 
 
 def compress(
