@@ -64,3 +64,13 @@ def test_digest_through_the_sdk_environment() -> None:
         assert failing.returncode == 0 and failing.stdout.decode() == shapeclip.compress(
             LOG, None, 4000, digest=lambda *_: None
         )
+
+
+def test_a_wrapped_command_is_run_compressed_and_its_status_kept() -> None:
+    script = "import sys\nfor i in range(20000): print(f'[{i:05}] building target {i}')\nsys.exit(3)"
+    done = run("--budget", "500", "--", sys.executable, "-c", script)
+    assert done.returncode == 3
+    assert done.stdout.decode() == shapeclip.compress(LOG, "command", 500)
+    missing = run("--", "no-such-program-here")
+    assert missing.returncode == 127 and b"cannot run no-such-program-here" in missing.stdout
+    assert run("--budget", "9", "--").returncode == 2

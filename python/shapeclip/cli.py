@@ -1,15 +1,19 @@
-"""The `shapeclip` command: compress a file or a pipe, as an agent's tool output would be.
+"""The `shapeclip` command: compress a file, a pipe or a command's output, as an agent's tool
+output would be.
 
 It streams its input through a `Compressor` in fixed-size chunks, so memory stays bounded by
-the budget however long the input is, and writes the result (UTF-8) to standard output.
+the budget however long the input is, and writes the result (UTF-8) to standard output. After
+`--`, it runs a command itself, compresses its standard output and error (merged, as an
+agent's shell tool shows them), and exits with the command's exit status.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import subprocess
 import sys
-from typing import BinaryIO
+from typing import IO
 
 from . import __version__
 from .api import DEFAULT_BUDGET, Compressor, backend
@@ -18,6 +22,8 @@ from .digest import DigestFn, anthropic_messages, openai_chat
 CHUNK_BYTES = 1 << 20
 
 EPILOG = """\
+Run a command and compress what it prints:  shapeclip --budget 4000 -- make -k test
+
 When the input is longer than the budget, the cut part is replaced by a marker such as
 
   [shapeclip: lines 412-9,873 of 10,240 omitted from this bash output (9,462 lines,
@@ -92,16 +98,43 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None) -> Di
         parser.error(f"cannot set up the {sdk} client: {exc}")
 
 
-def _stream(source: BinaryIO, compressor: Compressor) -> None:
+def _stream(source: IO[bytes], compressor: Compressor) -> None:
     while chunk := source.read(CHUNK_BYTES):
         compressor.feed(chunk)
 
 
+def _run(command: list[str], compressor: Compressor) -> int:
+    """Streams `command`'s merged output into `compressor`; its exit status, or 127 if it
+    could not start (as a shell reports a missing command)."""
+    try:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    except OSError as exc:
+        compressor.feed(f"shapeclip: cannot run {command[0]}: {exc.strerror}\n")
+        return 127
+    assert process.stdout is not None
+    with process.stdout:
+        _stream(process.stdout, compressor)
+    return process.wait()
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    # Everything after the first `--` is a command to run, not options of ours.
+    split = argv.index("--") if "--" in argv else len(argv)
+    own, command = argv[:split], argv[split + 1 :]
     parser = _parser()
-    args = parser.parse_args(argv)
-    compressor = Compressor(args.tool, args.budget, digest=_digest(parser, args.digest))
-    if args.file == "-":
+    args = parser.parse_args(own)
+    if "--" in argv and not command:
+        parser.error("-- must be followed by a command to run")
+    if command and args.file != "-":
+        parser.error("give a FILE or a command after --, not both")
+    # A wrapped command's output is shell output unless --tool says otherwise.
+    tool = args.tool if args.tool is not None or not command else "command"
+    compressor = Compressor(tool, args.budget, digest=_digest(parser, args.digest))
+    status = 0
+    if command:
+        status = _run(command, compressor)
+    elif args.file == "-":
         _stream(sys.stdin.buffer, compressor)
     else:
         try:
@@ -111,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"cannot read {args.file}: {exc.strerror}")
     sys.stdout.buffer.write(compressor.finish().encode("utf-8"))
     sys.stdout.buffer.flush()
-    return 0
+    return status
 
 
 if __name__ == "__main__":
