@@ -189,3 +189,18 @@ def test_any_answer_keeps_the_bound_and_leaves_the_plan_untouched(answer: str, b
     assert len(with_answer.text) <= budget
     assert without_digest(with_answer.text) == plain.text
     assert (with_answer.omitted_ranges, with_answer.omitted_chars) == (plain.omitted_ranges, plain.omitted_chars)
+
+
+def test_acompress_runs_a_sync_digest_and_streams_take_digests_too() -> None:
+    out = asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=lambda *_: "sync answer", digest_cache={}))
+    assert f"{LEAD}sync answer]" in out
+
+    async def answer(omitted: str, tool: str) -> str:
+        return f"async answer for {tool}"
+
+    compressor = shapeclip.Compressor("bash", 4000, digest=answer, digest_cache={})
+    for i in range(0, len(LOG), 7000):
+        compressor.feed(LOG[i : i + 7000].encode())
+    streamed = asyncio.run(compressor.afinish())
+    assert f"{LEAD}async answer for bash]" in streamed
+    assert streamed == asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=answer, digest_cache={}))
