@@ -189,6 +189,31 @@ pub fn looks_like_path(s: &str) -> bool {
     bytes.iter().any(u8::is_ascii_lowercase)
 }
 
+/// Severities that open a compiler's or linter's message (GNU's `file:line: severity: text`).
+const SEVERITIES: [&[u8]; 5] = [b"error", b"warning", b"note", b"info", b"fatal error"];
+
+/// Whether a match row's text (`NN:text` or `NN:CC:text`, from the line number on) is a
+/// compiler or linter diagnostic: after the line number and an optional column, at most one
+/// space, then a severity (any case) and a colon, as in `12: error: ...` (mypy) or
+/// `12:5: warning: ...` (gcc, clang). Matched source lines are indented or start with code, so
+/// a real search result rarely reads like this; a whole output of them is a build log.
+#[must_use]
+pub fn is_diagnostic(row_text: &[u8]) -> bool {
+    let Some((_, true)) = number_then(row_text, Some(b':')) else {
+        return false;
+    };
+    let mut rest = &row_text[row_text.iter().position(|&b| b == b':').unwrap_or(0) + 1..];
+    if let Some((_, true)) = number_then(rest, Some(b':')) {
+        rest = &rest[rest.iter().position(|&b| b == b':').unwrap_or(0) + 1..];
+    }
+    let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+    SEVERITIES.iter().any(|severity| {
+        rest.len() > severity.len()
+            && rest[..severity.len()].eq_ignore_ascii_case(severity)
+            && rest[severity.len()] == b':'
+    })
+}
+
 /// Whether a line (without its `'\n'`, possibly with a `'\r'`) could be a `--heading` path.
 #[must_use]
 pub fn looks_like_heading(line: &str) -> bool {
@@ -297,6 +322,31 @@ mod tests {
         assert!(!looks_like_heading("Summary of results"));
         assert!(!looks_like_heading("ERROR"));
         assert!(!looks_like_heading("note:"));
+    }
+
+    #[test]
+    fn diagnostics_are_told_from_matched_text() {
+        for text in [
+            "12: error: Function is missing a type annotation  [no-untyped-def]",
+            "75: note: Use \"-> None\" if function does not return a value",
+            "3:14: warning: unused variable 'x' [-Wunused-variable]",
+            "3:14:fatal error: stdio.h: No such file or directory",
+            "9: Error: something",
+            "1:info: hint",
+        ] {
+            assert!(is_diagnostic(text.as_bytes()), "{text}");
+        }
+        for text in [
+            "12:    raise error: not a diagnostic",
+            "12:  error: indented code",
+            "12:errors: plural",
+            "12:error",
+            "12-error: a context line",
+            "12:x = warning: 1",
+            "error: no line number",
+        ] {
+            assert!(!is_diagnostic(text.as_bytes()), "{text}");
+        }
     }
 
     #[test]

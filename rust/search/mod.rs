@@ -15,7 +15,7 @@ pub mod table;
 
 use crate::engine::sink::{Block, Sink};
 use crate::text::char_count;
-use line::{RowParse, looks_like_heading, parse_bare_row, parse_path_row};
+use line::{RowParse, is_diagnostic, looks_like_heading, parse_bare_row, parse_path_row};
 use table::{FileTable, Other, Row};
 
 /// Lines that must parse as search output before the planner believes it.
@@ -67,6 +67,8 @@ pub struct SearchPlanner {
     search_lines: u64,
     /// Non-empty lines, `--` separators not included (they are neither prose nor rows).
     nonempty_lines: u64,
+    /// Match rows whose text is a compiler or linter diagnostic ([`line::is_diagnostic`]).
+    diagnostic_rows: u64,
     /// A `--` separator or a context row was seen, so gaps between rows get a `--`.
     pub(crate) context_mode: bool,
     /// The file of the last row: the first candidate for the next row's path.
@@ -90,6 +92,7 @@ impl SearchPlanner {
             table: FileTable::new(budget),
             search_lines: 0,
             nonempty_lines: 0,
+            diagnostic_rows: 0,
             context_mode: false,
             current: None,
             heading: None,
@@ -102,12 +105,15 @@ impl SearchPlanner {
         }
     }
 
-    /// At least [`MIN_SEARCH_LINES`] lines are search rows or headings, and they are at least
-    /// [`MIN_SEARCH_PERCENT`]% of the non-empty lines.
+    /// At least [`MIN_SEARCH_LINES`] lines are search rows or headings, they are at least
+    /// [`MIN_SEARCH_PERCENT`]% of the non-empty lines, and at most half of them are compiler or
+    /// linter diagnostics (`path:12: error: ...` is a build log, which the log planner or the
+    /// clip reads better: its summary and its rare messages matter more than a per-file map).
     #[must_use]
     pub fn is_search_shaped(&self) -> bool {
         self.search_lines >= MIN_SEARCH_LINES
             && self.search_lines * 100 >= self.nonempty_lines * MIN_SEARCH_PERCENT
+            && self.diagnostic_rows * 2 <= self.search_lines
             && !self.table.files.is_empty()
     }
 
@@ -311,6 +317,9 @@ impl SearchPlanner {
         self.search_lines += 1;
         self.current = Some(file);
         self.context_mode |= !row.is_match;
+        if row.is_match && is_diagnostic(&line.as_bytes()[row.row_start..]) {
+            self.diagnostic_rows += 1;
+        }
         self.table.count_row(file, row.is_match);
         if !self.fold_possible && !self.table.wants_row(file, row.is_match) {
             return;

@@ -428,3 +428,28 @@ fn every_parsed_file_is_a_true_file_with_its_count() {
         assert_eq!(planner.table.other_lines, 0, "{format:?}");
     }
 }
+
+#[test]
+fn compiler_diagnostics_are_not_search_results() {
+    let mypy: String = (1..=200)
+        .map(|i| match i % 3 {
+            0 => format!("pkg/m{}.py:{i}: note: Use \"-> None\" here\n", i % 7),
+            _ => format!(
+                "pkg/m{}.py:{i}: error: Missing annotation  [no-untyped-def]\n",
+                i % 7
+            ),
+        })
+        .chain(["Found 134 errors in 7 files (checked 9 source files)\n".to_owned()])
+        .collect();
+    let gcc: String = (1..=200)
+        .map(|i| format!("src/x{}.c:{i}:5: warning: unused variable 'v{i}'\n", i % 5))
+        .collect();
+    for input in [&mypy, &gcc] {
+        assert_ne!(run(input, 2000).plan.shape, Shape::Search, "{input}");
+    }
+    // A search for the word itself still is one: its rows are code, not diagnostics.
+    let grep: String = (1..=200)
+        .map(|i| format!("src/x{}.py:{i}:    raise error: {i}\n", i % 5))
+        .collect();
+    assert_eq!(run(&grep, 2000).plan.shape, Shape::Search);
+}
