@@ -14,9 +14,9 @@ mod rollup;
 pub mod table;
 
 use crate::engine::sink::{Block, Sink};
-use crate::text::char_count;
+use crate::text::{byte_at_char, char_count};
 use line::{RowParse, is_diagnostic, looks_like_heading, parse_bare_row, parse_path_row};
-use table::{FileTable, Other, Row};
+use table::{FileTable, Other, ROW_CHARS_SHOWN, Row};
 
 /// Lines that must parse as search output before the planner believes it.
 pub const MIN_SEARCH_LINES: u64 = 20;
@@ -233,21 +233,21 @@ impl SearchPlanner {
         let chars = char_count(line);
         self.heading = None;
         self.grow_fold(chars + 1);
-        if !self.table.keeps_other(self.fold_possible) {
-            self.table.other_lines += 1;
-            return;
-        }
+        let kept = if self.fold_possible {
+            line
+        } else {
+            &line[..byte_at_char(line, ROW_CHARS_SHOWN)]
+        };
         let other = Other {
-            text: line.to_owned(),
+            text: kept.to_owned(),
             chars,
             input_line,
             input_chars: chars + u64::from(terminated),
             files_before: self.table.files.len(),
         };
-        if let Some(i) = self.table.other(other, self.fold_possible) {
-            if open {
-                self.open = OpenLine::Other(i);
-            }
+        let i = self.table.other(other, self.fold_possible);
+        if open {
+            self.open = OpenLine::Other(i);
         }
     }
 

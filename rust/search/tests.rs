@@ -453,3 +453,35 @@ fn compiler_diagnostics_are_not_search_results() {
         .collect();
     assert_eq!(run(&grep, 2000).plan.shape, Shape::Search);
 }
+
+#[test]
+fn a_closing_summary_survives_many_other_lines() {
+    let (flood_text, truth) = flood(13, 80, Format::Plain);
+    let mut input = String::new();
+    for (i, line) in flood_text.lines().enumerate() {
+        _ = writeln!(input, "{line}");
+        if i % 9 == 0 {
+            _ = writeln!(input, "Binary file data/blob{i}.bin matches");
+        }
+    }
+    let binaries = input.matches("Binary file").count();
+    input.push_str("grep: 3 files could not be read (permission denied)\n");
+    for budget in [1500, 4000, 16_000] {
+        let out = run(&input, budget);
+        let text = out.plan.render();
+        assert_eq!(out.plan.shape, Shape::Search, "{budget}");
+        assert!(char_count(&text) <= budget);
+        check_map(&text, &truth);
+        assert!(
+            text.contains("\ngrep: 3 files could not be read (permission denied)\n"),
+            "{budget}: {text}"
+        );
+        let shown = text.matches("Binary file").count() + 1;
+        let omitted = format!(
+            "{} of {} other lines (not search results) omitted",
+            binaries + 1 - shown,
+            binaries + 1
+        );
+        assert!(text.contains(&omitted), "{budget}: {omitted}\n{text}");
+    }
+}
