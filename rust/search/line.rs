@@ -102,7 +102,8 @@ pub fn parse_path_row(line: &str, current: Option<&str>) -> Option<RowParse> {
     // Candidates are ranked: a path ending in a file name with an extension beats a bare one
     // (`a-1-b.c-7-x` also has a `-1-`), a path without spaces beats one with (the text of
     // `Makefile-7-d[1:2:3]` has a `:2:`), and a match beats a context row; the leftmost of the
-    // best rank wins. Only the first rank is sure.
+    // best rank wins. Only the first rank is sure, and only when nothing plausible came before
+    // it: in `Makefile:3:see a.py-2-x` the match's text quotes another search result.
     let mut best: Option<(u8, RowParse)> = None;
     let mut previous = None;
     for at in memchr::memchr2_iter(b':', b'-', head) {
@@ -123,7 +124,20 @@ pub fn parse_path_row(line: &str, current: Option<&str>) -> Option<RowParse> {
         let name_start = path.rfind(['/', '\\']).map_or(0, |i| i + 1);
         let split_name = earlier.is_some_and(|e| e >= name_start);
         let rank = match (has_extension(path), spaced, row.is_match) {
-            (true, false, _) => return Some(row),
+            (true, false, is_match) => {
+                return match best {
+                    Some((1, first)) => Some(RowParse {
+                        certain: false,
+                        ..first
+                    }),
+                    // `Makefile-1-a.py-2-x`: the next match tells which path this context has.
+                    Some(_) if !is_match => Some(RowParse {
+                        certain: false,
+                        ..row
+                    }),
+                    _ => Some(row),
+                };
+            }
             (false, false, true) if !split_name => 1,
             (true, true, _) => 2,
             (false, false, false) => 3,
@@ -284,6 +298,22 @@ mod tests {
         // The file being read decides where a path with `-12-` in it ends.
         let row = parse_path_row("x-12-y-3-ctx", Some("x-12-y")).unwrap();
         assert_eq!((row.path_len, row.line_no, row.is_match), (6, 3, false));
+    }
+
+    #[test]
+    fn a_match_quoting_a_search_result_keeps_its_own_path() {
+        assert_eq!(
+            path_of("1Makefile:1:49:a-1-b.py-2- let"),
+            Some(("1Makefile", true, 1, "1:49:a-1-b.py-2- let"))
+        );
+        assert_eq!(
+            path_of("bin/run:7:see x.py:12:y"),
+            Some(("bin/run", true, 7, "7:see x.py:12:y"))
+        );
+        assert_eq!(
+            path_of("docs/LICENSE:3:src/a.c:9:x"),
+            Some(("docs/LICENSE", true, 3, "3:src/a.c:9:x"))
+        );
     }
 
     #[test]

@@ -170,12 +170,16 @@ impl SearchPlanner {
         let after_blank = std::mem::replace(&mut self.after_blank, false);
         if line.as_bytes()[0].is_ascii_digit() {
             if let Some(row) = parse_bare_row(line) {
-                self.replay(None);
                 if let Some(file) = self.heading {
+                    self.replay(None);
                     self.row(file, line, row, input_line, terminated, open);
                     return;
                 }
-                if let Some(p) = self.pending.take() {
+                // `2024-01-02/x.c:3:y` reads as a bare row `2024-` too; a sure path row wins.
+                let current = self.current.map(|i| self.table.files[i].path.as_str());
+                let path_row = parse_path_row(line, current).is_some_and(|r| r.certain);
+                if let Some(p) = self.pending.take_if(|_| !path_row) {
+                    self.replay(None);
                     self.search_lines += 1;
                     self.grow_fold(p.chars + 2);
                     let file = self
@@ -274,6 +278,11 @@ impl SearchPlanner {
         for d in std::mem::take(&mut self.deferred) {
             let current = path.or(self.current.map(|i| self.table.files[i].path.as_str()));
             if let Some(row) = parse_path_row(&d.line, current) {
+                // `is_current` is about `path` here, which may not be the current file.
+                let row = RowParse {
+                    is_current: row.is_current && path.is_none(),
+                    ..row
+                };
                 self.path_row(&d.line, row, d.input_line, d.terminated, false);
             }
         }

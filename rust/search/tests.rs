@@ -485,3 +485,62 @@ fn a_closing_summary_survives_many_other_lines() {
         assert!(text.contains(&omitted), "{budget}: {omitted}\n{text}");
     }
 }
+
+#[test]
+fn context_quoting_a_search_result_waits_for_its_match() {
+    let mut input = String::new();
+    for f in 0..30 {
+        _ = writeln!(
+            input,
+            "--\n{f}Makefile-1-a-1-b.py-2- let\n{f}Makefile:2:x\n{f}Makefile-3-y"
+        );
+    }
+    let mut planner = super::SearchPlanner::new(100);
+    let mut reader = crate::engine::reader::LineReader::default();
+    reader.feed_str(&input, &mut planner);
+    reader.finish(&mut planner);
+    planner.end();
+    let parsed: Vec<(&str, u64)> = planner
+        .table
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.matches))
+        .collect();
+    let truth: Vec<String> = (0..30).map(|f| format!("{f}Makefile")).collect();
+    assert_eq!(
+        parsed,
+        truth.iter().map(|p| (p.as_str(), 1)).collect::<Vec<_>>()
+    );
+    assert_eq!(planner.table.context_rows, 60);
+}
+
+#[test]
+fn a_path_starting_with_digits_is_not_a_bare_row() {
+    let mut input = String::new();
+    for f in 0..30 {
+        _ = writeln!(
+            input,
+            "--\n2024-01-02/2024-01-02/{f}Makefile-300-\t -3-\n2024-01-02/2024-01-02/{f}Makefile:301:x"
+        );
+    }
+    // At the start, the first line could be a `--heading` path: the certain row below says not.
+    input.insert_str(0, "2024-01-02/x.c-1-a\n2024-01-02/x.c:2:b\n");
+    let mut planner = super::SearchPlanner::new(100);
+    let mut reader = crate::engine::reader::LineReader::default();
+    reader.feed_str(&input, &mut planner);
+    reader.finish(&mut planner);
+    planner.end();
+    let parsed: Vec<(&str, u64)> = planner
+        .table
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.matches))
+        .collect();
+    let mut truth = vec!["2024-01-02/x.c".to_owned()];
+    truth.extend((0..30).map(|f| format!("2024-01-02/2024-01-02/{f}Makefile")));
+    assert_eq!(
+        parsed,
+        truth.iter().map(|p| (p.as_str(), 1)).collect::<Vec<_>>()
+    );
+    assert_eq!(planner.table.context_rows, 31);
+}
