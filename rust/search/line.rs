@@ -53,8 +53,8 @@ fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, bool)> {
 
 /// A bare row under a `--heading` path: `NN:text` (match) or `NN-text` (context).
 #[must_use]
-pub fn parse_bare_row(line: &str) -> Option<RowParse> {
-    let (line_no, is_match) = number_then(line.as_bytes(), None)?;
+pub fn parse_bare_row(line: &[u8]) -> Option<RowParse> {
+    let (line_no, is_match) = number_then(line, None)?;
     Some(RowParse {
         path_len: 0,
         row_start: 0,
@@ -66,7 +66,8 @@ pub fn parse_bare_row(line: &str) -> Option<RowParse> {
 }
 
 /// The row after `path_len` bytes of path: `:NN:` or `-NN-` right there.
-fn row_after(line: &[u8], path_len: usize) -> Option<RowParse> {
+#[must_use]
+pub fn row_after(line: &[u8], path_len: usize) -> Option<RowParse> {
     let sep = *line.get(path_len)?;
     if sep != b':' && sep != b'-' {
         return None;
@@ -213,19 +214,31 @@ const SEVERITIES: [&[u8]; 5] = [b"error", b"warning", b"note", b"info", b"fatal 
 /// a real search result rarely reads like this; a whole output of them is a build log.
 #[must_use]
 pub fn is_diagnostic(row_text: &[u8]) -> bool {
-    let Some((_, true)) = number_then(row_text, Some(b':')) else {
+    let Some(mut rest) = after_number(row_text) else {
         return false;
     };
-    let mut rest = &row_text[row_text.iter().position(|&b| b == b':').unwrap_or(0) + 1..];
-    if let Some((_, true)) = number_then(rest, Some(b':')) {
-        rest = &rest[rest.iter().position(|&b| b == b':').unwrap_or(0) + 1..];
+    if let Some(after_column) = after_number(rest) {
+        rest = after_column;
     }
     let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+    // Most matched lines start with indentation or code: one byte rules them out.
+    if !rest
+        .first()
+        .is_some_and(|b| matches!(b | 0x20, b'e' | b'w' | b'n' | b'i' | b'f'))
+    {
+        return false;
+    }
     SEVERITIES.iter().any(|severity| {
         rest.len() > severity.len()
             && rest[..severity.len()].eq_ignore_ascii_case(severity)
             && rest[severity.len()] == b':'
     })
+}
+
+/// What follows `NN:` at the start of `s`.
+fn after_number(s: &[u8]) -> Option<&[u8]> {
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    (digits > 0 && s.get(digits) == Some(&b':')).then(|| &s[digits + 1..])
 }
 
 /// Whether a line (without its `'\n'`, possibly with a `'\r'`) could be a `--heading` path.
@@ -338,14 +351,14 @@ mod tests {
     #[test]
     fn bare_rows_and_headings() {
         assert_eq!(
-            parse_bare_row("108:\tyield x").map(|r| (r.line_no, r.is_match)),
+            parse_bare_row(b"108:\tyield x").map(|r| (r.line_no, r.is_match)),
             Some((108, true))
         );
         assert_eq!(
-            parse_bare_row("9-ctx").map(|r| (r.line_no, r.is_match)),
+            parse_bare_row(b"9-ctx").map(|r| (r.line_no, r.is_match)),
             Some((9, false))
         );
-        assert_eq!(parse_bare_row("x:9:"), None);
+        assert_eq!(parse_bare_row(b"x:9:"), None);
         assert!(looks_like_heading("_pytest/_code/code.py"));
         assert!(looks_like_heading("setup.py\r"));
         assert!(!looks_like_heading("12:34"));

@@ -15,13 +15,21 @@ pub mod table;
 
 use crate::engine::sink::{Block, Sink};
 use crate::text::{byte_at_char, char_count};
-use line::{RowParse, is_diagnostic, looks_like_heading, parse_bare_row, parse_path_row};
+use line::{
+    RowParse, is_diagnostic, looks_like_heading, parse_bare_row, parse_path_row, row_after,
+};
 use table::{FileTable, Other, ROW_CHARS_SHOWN, Row};
 
 /// Lines that must parse as search output before the planner believes it.
 pub const MIN_SEARCH_LINES: u64 = 20;
 /// The share of non-empty lines (in percent) that must parse as search output.
 pub const MIN_SEARCH_PERCENT: u64 = 75;
+
+/// Non-empty lines after which the planner judges the output so far, and stops reading it if it
+/// is not search-shaped. Search output is homogeneous (a tool prints row after row), so a prefix
+/// of this many lines that is not search output means the whole is not, and the rest of a large
+/// log or file then costs this planner nothing.
+pub const DECIDE_AFTER: u64 = 4096;
 
 /// Context rows held back at most while waiting for the match that tells their path.
 const MAX_DEFERRED: usize = 64;
@@ -69,6 +77,10 @@ pub struct SearchPlanner {
     nonempty_lines: u64,
     /// Match rows whose text is a compiler or linter diagnostic ([`line::is_diagnostic`]).
     diagnostic_rows: u64,
+    /// The first [`DECIDE_AFTER`] non-empty lines were judged.
+    decided: bool,
+    /// They were not search output: nothing more is read.
+    declined: bool,
     /// A `--` separator or a context row was seen, so gaps between rows get a `--`.
     pub(crate) context_mode: bool,
     /// The file of the last row: the first candidate for the next row's path.
@@ -93,6 +105,8 @@ impl SearchPlanner {
             search_lines: 0,
             nonempty_lines: 0,
             diagnostic_rows: 0,
+            decided: false,
+            declined: false,
             context_mode: false,
             current: None,
             heading: None,
@@ -109,12 +123,90 @@ impl SearchPlanner {
     /// [`MIN_SEARCH_PERCENT`]% of the non-empty lines, and at most half of them are compiler or
     /// linter diagnostics (`path:12: error: ...` is a build log, which the log planner or the
     /// clip reads better: its summary and its rare messages matter more than a per-file map).
+    /// An output whose first [`DECIDE_AFTER`] non-empty lines were not search-shaped is not.
     #[must_use]
     pub fn is_search_shaped(&self) -> bool {
-        self.search_lines >= MIN_SEARCH_LINES
-            && self.search_lines * 100 >= self.nonempty_lines * MIN_SEARCH_PERCENT
-            && self.diagnostic_rows * 2 <= self.search_lines
+        !self.declined
+            && self.search_lines >= MIN_SEARCH_LINES
+            && self.shaped_so_far()
             && !self.table.files.is_empty()
+    }
+
+    fn shaped_so_far(&self) -> bool {
+        self.search_lines * 100 >= self.nonempty_lines * MIN_SEARCH_PERCENT
+            && self.diagnostic_rows * 2 <= self.search_lines
+    }
+
+    /// Judges the first [`DECIDE_AFTER`] non-empty lines; drops everything if they are not
+    /// search output.
+    fn decide(&mut self) {
+        self.decided = true;
+        if !self.shaped_so_far() {
+            self.declined = true;
+            self.table = FileTable::new(0);
+            self.deferred = Vec::new();
+            self.pending = None;
+            self.current = None;
+            self.heading = None;
+        }
+    }
+
+    /// Counts the run of rows from `start` that belong to a file which keeps no more rows (the
+    /// bulk of a flood) without the general parse: each row needs only a compare of the known
+    /// path, its line number, and the next `'\n'`. Handles exactly the lines [`Self::line`]
+    /// would have counted the same way, and returns where the run stops and its length.
+    fn count_run(&mut self, text: &[u8], mut start: usize) -> (usize, u64) {
+        if !self.decided
+            || self.fold_possible
+            || !self.deferred.is_empty()
+            || self.pending.is_some()
+            || !matches!(self.open, OpenLine::Dropped)
+        {
+            return (start, 0);
+        }
+        let (file, bare) = match (self.heading, self.current) {
+            (Some(f), _) => (f, true),
+            (None, Some(f)) => (f, false),
+            (None, None) => return (start, 0),
+        };
+        if !self.table.counts_only(file) {
+            return (start, 0);
+        }
+        let path = if bare {
+            &[][..]
+        } else {
+            self.table.files[file].path.as_bytes()
+        };
+        let (mut rows, mut matches, mut diagnostics) = (0u64, 0u64, 0u64);
+        while let Some(rest) = text.get(start..) {
+            if !rest.starts_with(path) {
+                break;
+            }
+            let row = if bare {
+                parse_bare_row(rest)
+            } else {
+                row_after(rest, path.len())
+            };
+            let (Some(row), Some(nl)) = (row, memchr::memchr(b'\n', rest)) else {
+                break;
+            };
+            rows += 1;
+            if row.is_match {
+                matches += 1;
+                diagnostics += u64::from(is_diagnostic(&rest[row.row_start..nl]));
+            }
+            start += nl + 1;
+        }
+        if rows > 0 {
+            self.search_lines += rows;
+            self.nonempty_lines += rows;
+            self.diagnostic_rows += diagnostics;
+            self.context_mode |= rows > matches;
+            self.after_blank = false;
+            self.current = Some(file);
+            self.table.count_rows(file, matches, rows - matches);
+        }
+        (start, rows)
     }
 
     /// Flushes a heading that no row confirmed; call once the input has ended.
@@ -169,7 +261,7 @@ impl SearchPlanner {
         self.nonempty_lines += 1;
         let after_blank = std::mem::replace(&mut self.after_blank, false);
         if line.as_bytes()[0].is_ascii_digit() {
-            if let Some(row) = parse_bare_row(line) {
+            if let Some(row) = parse_bare_row(line.as_bytes()) {
                 if let Some(file) = self.heading {
                     self.replay(None);
                     self.row(file, line, row, input_line, terminated, open);
@@ -399,6 +491,9 @@ impl SearchPlanner {
 
 impl Sink for SearchPlanner {
     fn block(&mut self, block: &Block<'_>) {
+        if self.declined {
+            return;
+        }
         let mut text = block.text;
         let mut input_line = block.first_line;
         if block.continues_line {
@@ -415,13 +510,24 @@ impl Sink for SearchPlanner {
         }
         let bytes = text.as_bytes();
         let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', bytes) {
-            self.line(&text[start..nl], input_line, true, false);
-            input_line += 1;
-            start = nl + 1;
-        }
-        if start < text.len() {
-            self.line(&text[start..], input_line, false, block.line_open);
+        while start < bytes.len() && !self.declined {
+            let (next, rows) = self.count_run(bytes, start);
+            if rows > 0 {
+                start = next;
+                input_line += rows;
+                continue;
+            }
+            if let Some(nl) = memchr::memchr(b'\n', &bytes[start..]) {
+                self.line(&text[start..start + nl], input_line, true, false);
+                input_line += 1;
+                start += nl + 1;
+            } else {
+                self.line(&text[start..], input_line, false, block.line_open);
+                start = bytes.len();
+            }
+            if !self.decided && self.nonempty_lines >= DECIDE_AFTER {
+                self.decide();
+            }
         }
     }
 }

@@ -121,6 +121,19 @@ impl FileTable {
         }
     }
 
+    /// Counts `matches` match rows and `context` context rows of file `i` at once.
+    pub fn count_rows(&mut self, i: usize, matches: u64, context: u64) {
+        self.files[i].matches += matches;
+        self.matches += matches;
+        self.context_rows += context;
+    }
+
+    /// File `i` keeps no further row: only its counts change.
+    #[must_use]
+    pub fn counts_only(&self, i: usize) -> bool {
+        self.files[i].sealed && self.files[i].truncated
+    }
+
     /// Whether a row just counted for file `i` is one of those the plan could show (its first
     /// matches and their context). A refusal is final for the file.
     pub fn wants_row(&mut self, i: usize, is_match: bool) -> bool {

@@ -544,3 +544,47 @@ fn a_path_starting_with_digits_is_not_a_bare_row() {
     );
     assert_eq!(planner.table.context_rows, 31);
 }
+
+#[test]
+fn long_floods_count_the_same_on_the_fast_path_however_split() {
+    for (seed, format) in [
+        (21, Format::Plain),
+        (22, Format::Context(2)),
+        (23, Format::Column),
+        (24, Format::Heading),
+    ] {
+        let (input, truth) = flood(seed, 1500, format);
+        assert!(input.lines().count() > 2 * super::DECIDE_AFTER as usize);
+        let mut planner = super::SearchPlanner::new(4000);
+        let mut reader = crate::engine::reader::LineReader::default();
+        reader.feed_str(&input, &mut planner);
+        reader.finish(&mut planner);
+        planner.end();
+        let parsed: Vec<(String, u64)> = planner
+            .table
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.matches))
+            .collect();
+        assert_eq!(parsed, truth, "{format:?}");
+        let whole = run(&input, 4000).plan;
+        check_map(&whole.render(), &truth);
+        for chunk in [7, 4096] {
+            assert_eq!(run_chunks(&input, 4000, chunk).plan, whole, "{format:?}");
+        }
+    }
+}
+
+#[test]
+fn a_prefix_that_is_not_search_output_ends_the_reading() {
+    let prose = |n: usize| -> String { (0..n).map(|i| format!("prose line {i}\n")).collect() };
+    let (grep, truth) = flood(25, 3000, Format::Plain);
+    assert!(grep.lines().count() > 4 * super::DECIDE_AFTER as usize);
+    // 500 lines of prose, then rows: the first 4,096 lines are search-shaped, and so is the whole.
+    let out = run(&(prose(500) + &grep), 4000).plan;
+    assert_eq!(out.shape, Shape::Search);
+    check_map(&out.render(), &truth);
+    // 1,500 lines of prose: the whole would pass the 75% test, but the first 4,096 lines do
+    // not, and search output is homogeneous, so the planner stopped reading there.
+    assert_eq!(run(&(prose(1500) + &grep), 4000).plan.shape, Shape::Clip);
+}
