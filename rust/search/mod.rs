@@ -67,6 +67,15 @@ struct Pending {
     files_before: usize,
 }
 
+/// The judgement of the output's first [`DECIDE_AFTER`] non-empty lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prefix {
+    Reading,
+    SearchShaped,
+    /// Not search output: nothing more is read.
+    Declined,
+}
+
 #[derive(Debug)]
 pub struct SearchPlanner {
     budget: u64,
@@ -77,10 +86,8 @@ pub struct SearchPlanner {
     nonempty_lines: u64,
     /// Match rows whose text is a compiler or linter diagnostic ([`line::is_diagnostic`]).
     diagnostic_rows: u64,
-    /// The first [`DECIDE_AFTER`] non-empty lines were judged.
-    decided: bool,
-    /// They were not search output: nothing more is read.
-    declined: bool,
+    /// What the first [`DECIDE_AFTER`] non-empty lines said.
+    prefix: Prefix,
     /// A `--` separator or a context row was seen, so gaps between rows get a `--`.
     pub(crate) context_mode: bool,
     /// The file of the last row: the first candidate for the next row's path.
@@ -105,8 +112,7 @@ impl SearchPlanner {
             search_lines: 0,
             nonempty_lines: 0,
             diagnostic_rows: 0,
-            decided: false,
-            declined: false,
+            prefix: Prefix::Reading,
             context_mode: false,
             current: None,
             heading: None,
@@ -126,7 +132,7 @@ impl SearchPlanner {
     /// An output whose first [`DECIDE_AFTER`] non-empty lines were not search-shaped is not.
     #[must_use]
     pub fn is_search_shaped(&self) -> bool {
-        !self.declined
+        self.prefix != Prefix::Declined
             && self.search_lines >= MIN_SEARCH_LINES
             && self.shaped_so_far()
             && !self.table.files.is_empty()
@@ -140,9 +146,9 @@ impl SearchPlanner {
     /// Judges the first [`DECIDE_AFTER`] non-empty lines; drops everything if they are not
     /// search output.
     fn decide(&mut self) {
-        self.decided = true;
+        self.prefix = Prefix::SearchShaped;
         if !self.shaped_so_far() {
-            self.declined = true;
+            self.prefix = Prefix::Declined;
             self.table = FileTable::new(0);
             self.deferred = Vec::new();
             self.pending = None;
@@ -156,7 +162,7 @@ impl SearchPlanner {
     /// path, its line number, and the next `'\n'`. Handles exactly the lines [`Self::line`]
     /// would have counted the same way, and returns where the run stops and its length.
     fn count_run(&mut self, text: &[u8], mut start: usize) -> (usize, u64) {
-        if !self.decided
+        if self.prefix != Prefix::SearchShaped
             || self.fold_possible
             || !self.deferred.is_empty()
             || self.pending.is_some()
@@ -491,7 +497,7 @@ impl SearchPlanner {
 
 impl Sink for SearchPlanner {
     fn block(&mut self, block: &Block<'_>) {
-        if self.declined {
+        if self.prefix == Prefix::Declined {
             return;
         }
         let mut text = block.text;
@@ -510,7 +516,7 @@ impl Sink for SearchPlanner {
         }
         let bytes = text.as_bytes();
         let mut start = 0;
-        while start < bytes.len() && !self.declined {
+        while start < bytes.len() && self.prefix != Prefix::Declined {
             let (next, rows) = self.count_run(bytes, start);
             if rows > 0 {
                 start = next;
@@ -525,7 +531,7 @@ impl Sink for SearchPlanner {
                 self.line(&text[start..], input_line, false, block.line_open);
                 start = bytes.len();
             }
-            if !self.decided && self.nonempty_lines >= DECIDE_AFTER {
+            if self.prefix == Prefix::Reading && self.nonempty_lines >= DECIDE_AFTER {
                 self.decide();
             }
         }

@@ -554,7 +554,7 @@ fn long_floods_count_the_same_on_the_fast_path_however_split() {
         (24, Format::Heading),
     ] {
         let (input, truth) = flood(seed, 1500, format);
-        assert!(input.lines().count() > 2 * super::DECIDE_AFTER as usize);
+        assert!(input.lines().count() as u64 > 2 * super::DECIDE_AFTER);
         let mut planner = super::SearchPlanner::new(4000);
         let mut reader = crate::engine::reader::LineReader::default();
         reader.feed_str(&input, &mut planner);
@@ -579,7 +579,7 @@ fn long_floods_count_the_same_on_the_fast_path_however_split() {
 fn a_prefix_that_is_not_search_output_ends_the_reading() {
     let prose = |n: usize| -> String { (0..n).map(|i| format!("prose line {i}\n")).collect() };
     let (grep, truth) = flood(25, 3000, Format::Plain);
-    assert!(grep.lines().count() > 4 * super::DECIDE_AFTER as usize);
+    assert!(grep.lines().count() as u64 > 4 * super::DECIDE_AFTER);
     // 500 lines of prose, then rows: the first 4,096 lines are search-shaped, and so is the whole.
     let out = run(&(prose(500) + &grep), 4000).plan;
     assert_eq!(out.shape, Shape::Search);
