@@ -248,6 +248,10 @@ impl SearchPlanner {
     }
 
     /// One whole line, or the first piece of a long one (`open`), without its `'\n'`.
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one decision per kind of line, in the order they must be tried"
+    )]
     fn line(&mut self, line: &str, input_line: u64, terminated: bool, open: bool) {
         self.open = OpenLine::Dropped;
         let bare = line.strip_suffix('\r').unwrap_or(line);
@@ -274,8 +278,16 @@ impl SearchPlanner {
                     return;
                 }
                 // `2024-01-02/x.c:3:y` reads as a bare row `2024-` too; a sure path row wins.
+                // So does a row of the held line's own path (`2024-01-02/a b/x.c:2:y` after
+                // `2024-01-02/a b/x.c:1:z`): both are rows of one file, not a heading and a row.
                 let current = self.current.map(|i| self.table.files[i].path.as_str());
-                let path_row = parse_path_row(line, current).is_some_and(|r| r.certain);
+                let path_row = parse_path_row(line, current).is_some_and(|r| {
+                    r.certain
+                        || self.pending.as_ref().is_some_and(|p| {
+                            parse_path_row(&p.text, Some(&line[..r.path_len]))
+                                .is_some_and(|held| held.is_current)
+                        })
+                });
                 if let Some(p) = self.pending.take_if(|_| !path_row) {
                     self.replay(None);
                     self.search_lines += 1;

@@ -523,8 +523,9 @@ fn a_path_starting_with_digits_is_not_a_bare_row() {
             "--\n2024-01-02/2024-01-02/{f}Makefile-300-\t -3-\n2024-01-02/2024-01-02/{f}Makefile:301:x"
         );
     }
-    // At the start, the first line could be a `--heading` path: the certain row below says not.
+    // At the start, the first line could be a `--heading` path: the rows below say not.
     input.insert_str(0, "2024-01-02/x.c-1-a\n2024-01-02/x.c:2:b\n");
+    input.insert_str(0, "2024-01-02/a b/y.c:1:-3- x\n2024-01-02/a b/y.c:2:z\n");
     let mut planner = super::SearchPlanner::new(100);
     let mut reader = crate::engine::reader::LineReader::default();
     reader.feed_str(&input, &mut planner);
@@ -536,11 +537,17 @@ fn a_path_starting_with_digits_is_not_a_bare_row() {
         .iter()
         .map(|f| (f.path.as_str(), f.matches))
         .collect();
-    let mut truth = vec!["2024-01-02/x.c".to_owned()];
-    truth.extend((0..30).map(|f| format!("2024-01-02/2024-01-02/{f}Makefile")));
+    let mut truth = vec![
+        ("2024-01-02/a b/y.c".to_owned(), 2),
+        ("2024-01-02/x.c".to_owned(), 1),
+    ];
+    truth.extend((0..30).map(|f| (format!("2024-01-02/2024-01-02/{f}Makefile"), 1)));
     assert_eq!(
         parsed,
-        truth.iter().map(|p| (p.as_str(), 1)).collect::<Vec<_>>()
+        truth
+            .iter()
+            .map(|(p, n)| (p.as_str(), *n))
+            .collect::<Vec<_>>()
     );
     assert_eq!(planner.table.context_rows, 31);
 }
