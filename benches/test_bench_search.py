@@ -9,6 +9,7 @@ the benchmark refuses to. Run with `pytest benches/test_bench_search.py --benchm
 from __future__ import annotations
 
 import pytest
+from grep_flood import grep_flood
 
 import shapeclip
 from grep_flood import grep_flood

@@ -53,8 +53,8 @@ fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, bool)> {
 
 /// A bare row under a `--heading` path: `NN:text` (match) or `NN-text` (context).
 #[must_use]
-pub fn parse_bare_row(line: &str) -> Option<RowParse> {
-    let (line_no, is_match) = number_then(line.as_bytes(), None)?;
+pub fn parse_bare_row(line: &[u8]) -> Option<RowParse> {
+    let (line_no, is_match) = number_then(line, None)?;
     Some(RowParse {
         path_len: 0,
         row_start: 0,
@@ -66,7 +66,8 @@ pub fn parse_bare_row(line: &str) -> Option<RowParse> {
 }
 
 /// The row after `path_len` bytes of path: `:NN:` or `-NN-` right there.
-fn row_after(line: &[u8], path_len: usize) -> Option<RowParse> {
+#[must_use]
+pub fn row_after(line: &[u8], path_len: usize) -> Option<RowParse> {
     let sep = *line.get(path_len)?;
     if sep != b':' && sep != b'-' {
         return None;
@@ -102,7 +103,8 @@ pub fn parse_path_row(line: &str, current: Option<&str>) -> Option<RowParse> {
     // Candidates are ranked: a path ending in a file name with an extension beats a bare one
     // (`a-1-b.c-7-x` also has a `-1-`), a path without spaces beats one with (the text of
     // `Makefile-7-d[1:2:3]` has a `:2:`), and a match beats a context row; the leftmost of the
-    // best rank wins. Only the first rank is sure.
+    // best rank wins. Only the first rank is sure, and only when nothing plausible came before
+    // it: in `Makefile:3:see a.py-2-x` the match's text quotes another search result.
     let mut best: Option<(u8, RowParse)> = None;
     let mut previous = None;
     for at in memchr::memchr2_iter(b':', b'-', head) {
@@ -123,7 +125,20 @@ pub fn parse_path_row(line: &str, current: Option<&str>) -> Option<RowParse> {
         let name_start = path.rfind(['/', '\\']).map_or(0, |i| i + 1);
         let split_name = earlier.is_some_and(|e| e >= name_start);
         let rank = match (has_extension(path), spaced, row.is_match) {
-            (true, false, _) => return Some(row),
+            (true, false, is_match) => {
+                return match best {
+                    Some((1, first)) => Some(RowParse {
+                        certain: false,
+                        ..first
+                    }),
+                    // `Makefile-1-a.py-2-x`: the next match tells which path this context has.
+                    Some(_) if !is_match => Some(RowParse {
+                        certain: false,
+                        ..row
+                    }),
+                    _ => Some(row),
+                };
+            }
             (false, false, true) if !split_name => 1,
             (true, true, _) => 2,
             (false, false, false) => 3,
@@ -187,6 +202,43 @@ pub fn looks_like_path(s: &str) -> bool {
     }
     // A bare name: it needs a lowercase letter (not a number, a time or an upper-case code).
     bytes.iter().any(u8::is_ascii_lowercase)
+}
+
+/// Severities that open a compiler's or linter's message (GNU's `file:line: severity: text`).
+const SEVERITIES: [&[u8]; 5] = [b"error", b"warning", b"note", b"info", b"fatal error"];
+
+/// Whether a match row's text (`NN:text` or `NN:CC:text`, from the line number on) is a
+/// compiler or linter diagnostic: after the line number and an optional column, at most one
+/// space, then a severity (any case) and a colon, as in `12: error: ...` (mypy) or
+/// `12:5: warning: ...` (gcc, clang). Matched source lines are indented or start with code, so
+/// a real search result rarely reads like this; a whole output of them is a build log.
+#[must_use]
+pub fn is_diagnostic(row_text: &[u8]) -> bool {
+    let Some(mut rest) = after_number(row_text) else {
+        return false;
+    };
+    if let Some(after_column) = after_number(rest) {
+        rest = after_column;
+    }
+    let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+    // Most matched lines start with indentation or code: one byte rules them out.
+    if !rest
+        .first()
+        .is_some_and(|b| matches!(b | 0x20, b'e' | b'w' | b'n' | b'i' | b'f'))
+    {
+        return false;
+    }
+    SEVERITIES.iter().any(|severity| {
+        rest.len() > severity.len()
+            && rest[..severity.len()].eq_ignore_ascii_case(severity)
+            && rest[severity.len()] == b':'
+    })
+}
+
+/// What follows `NN:` at the start of `s`.
+fn after_number(s: &[u8]) -> Option<&[u8]> {
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    (digits > 0 && s.get(digits) == Some(&b':')).then(|| &s[digits + 1..])
 }
 
 /// Whether a line (without its `'\n'`, possibly with a `'\r'`) could be a `--heading` path.
@@ -262,6 +314,22 @@ mod tests {
     }
 
     #[test]
+    fn a_match_quoting_a_search_result_keeps_its_own_path() {
+        assert_eq!(
+            path_of("1Makefile:1:49:a-1-b.py-2- let"),
+            Some(("1Makefile", true, 1, "1:49:a-1-b.py-2- let"))
+        );
+        assert_eq!(
+            path_of("bin/run:7:see x.py:12:y"),
+            Some(("bin/run", true, 7, "7:see x.py:12:y"))
+        );
+        assert_eq!(
+            path_of("docs/LICENSE:3:src/a.c:9:x"),
+            Some(("docs/LICENSE", true, 3, "3:src/a.c:9:x"))
+        );
+    }
+
+    #[test]
     fn prose_and_logs_are_not_rows() {
         for line in [
             "12:34:56 server started",
@@ -283,20 +351,45 @@ mod tests {
     #[test]
     fn bare_rows_and_headings() {
         assert_eq!(
-            parse_bare_row("108:\tyield x").map(|r| (r.line_no, r.is_match)),
+            parse_bare_row(b"108:\tyield x").map(|r| (r.line_no, r.is_match)),
             Some((108, true))
         );
         assert_eq!(
-            parse_bare_row("9-ctx").map(|r| (r.line_no, r.is_match)),
+            parse_bare_row(b"9-ctx").map(|r| (r.line_no, r.is_match)),
             Some((9, false))
         );
-        assert_eq!(parse_bare_row("x:9:"), None);
+        assert_eq!(parse_bare_row(b"x:9:"), None);
         assert!(looks_like_heading("_pytest/_code/code.py"));
         assert!(looks_like_heading("setup.py\r"));
         assert!(!looks_like_heading("12:34"));
         assert!(!looks_like_heading("Summary of results"));
         assert!(!looks_like_heading("ERROR"));
         assert!(!looks_like_heading("note:"));
+    }
+
+    #[test]
+    fn diagnostics_are_told_from_matched_text() {
+        for text in [
+            "12: error: Function is missing a type annotation  [no-untyped-def]",
+            "75: note: Use \"-> None\" if function does not return a value",
+            "3:14: warning: unused variable 'x' [-Wunused-variable]",
+            "3:14:fatal error: stdio.h: No such file or directory",
+            "9: Error: something",
+            "1:info: hint",
+        ] {
+            assert!(is_diagnostic(text.as_bytes()), "{text}");
+        }
+        for text in [
+            "12:    raise error: not a diagnostic",
+            "12:  error: indented code",
+            "12:errors: plural",
+            "12:error",
+            "12-error: a context line",
+            "12:x = warning: 1",
+            "error: no line number",
+        ] {
+            assert!(!is_diagnostic(text.as_bytes()), "{text}");
+        }
     }
 
     #[test]

@@ -14,14 +14,22 @@ mod rollup;
 pub mod table;
 
 use crate::engine::sink::{Block, Sink};
-use crate::text::char_count;
-use line::{RowParse, looks_like_heading, parse_bare_row, parse_path_row};
-use table::{FileTable, Other, Row};
+use crate::text::{byte_at_char, char_count};
+use line::{
+    RowParse, is_diagnostic, looks_like_heading, parse_bare_row, parse_path_row, row_after,
+};
+use table::{FileTable, Other, ROW_CHARS_SHOWN, Row};
 
 /// Lines that must parse as search output before the planner believes it.
 pub const MIN_SEARCH_LINES: u64 = 20;
 /// The share of non-empty lines (in percent) that must parse as search output.
 pub const MIN_SEARCH_PERCENT: u64 = 75;
+
+/// Non-empty lines after which the planner judges the output so far, and stops reading it if it
+/// is not search-shaped. Search output is homogeneous (a tool prints row after row), so a prefix
+/// of this many lines that is not search output means the whole is not, and the rest of a large
+/// log or file then costs this planner nothing.
+pub const DECIDE_AFTER: u64 = 4096;
 
 /// Context rows held back at most while waiting for the match that tells their path.
 const MAX_DEFERRED: usize = 64;
@@ -59,6 +67,15 @@ struct Pending {
     files_before: usize,
 }
 
+/// The judgement of the output's first [`DECIDE_AFTER`] non-empty lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prefix {
+    Reading,
+    SearchShaped,
+    /// Not search output: nothing more is read.
+    Declined,
+}
+
 #[derive(Debug)]
 pub struct SearchPlanner {
     budget: u64,
@@ -67,6 +84,10 @@ pub struct SearchPlanner {
     search_lines: u64,
     /// Non-empty lines, `--` separators not included (they are neither prose nor rows).
     nonempty_lines: u64,
+    /// Match rows whose text is a compiler or linter diagnostic ([`line::is_diagnostic`]).
+    diagnostic_rows: u64,
+    /// What the first [`DECIDE_AFTER`] non-empty lines said.
+    prefix: Prefix,
     /// A `--` separator or a context row was seen, so gaps between rows get a `--`.
     pub(crate) context_mode: bool,
     /// The file of the last row: the first candidate for the next row's path.
@@ -90,6 +111,8 @@ impl SearchPlanner {
             table: FileTable::new(budget),
             search_lines: 0,
             nonempty_lines: 0,
+            diagnostic_rows: 0,
+            prefix: Prefix::Reading,
             context_mode: false,
             current: None,
             heading: None,
@@ -102,13 +125,94 @@ impl SearchPlanner {
         }
     }
 
-    /// At least [`MIN_SEARCH_LINES`] lines are search rows or headings, and they are at least
-    /// [`MIN_SEARCH_PERCENT`]% of the non-empty lines.
+    /// At least [`MIN_SEARCH_LINES`] lines are search rows or headings, they are at least
+    /// [`MIN_SEARCH_PERCENT`]% of the non-empty lines, and at most half of them are compiler or
+    /// linter diagnostics (`path:12: error: ...` is a build log, which the log planner or the
+    /// clip reads better: its summary and its rare messages matter more than a per-file map).
+    /// An output whose first [`DECIDE_AFTER`] non-empty lines were not search-shaped is not.
     #[must_use]
     pub fn is_search_shaped(&self) -> bool {
-        self.search_lines >= MIN_SEARCH_LINES
-            && self.search_lines * 100 >= self.nonempty_lines * MIN_SEARCH_PERCENT
+        self.prefix != Prefix::Declined
+            && self.search_lines >= MIN_SEARCH_LINES
+            && self.shaped_so_far()
             && !self.table.files.is_empty()
+    }
+
+    fn shaped_so_far(&self) -> bool {
+        self.search_lines * 100 >= self.nonempty_lines * MIN_SEARCH_PERCENT
+            && self.diagnostic_rows * 2 <= self.search_lines
+    }
+
+    /// Judges the first [`DECIDE_AFTER`] non-empty lines; drops everything if they are not
+    /// search output.
+    fn decide(&mut self) {
+        self.prefix = Prefix::SearchShaped;
+        if !self.shaped_so_far() {
+            self.prefix = Prefix::Declined;
+            self.table = FileTable::new(0);
+            self.deferred = Vec::new();
+            self.pending = None;
+            self.current = None;
+            self.heading = None;
+        }
+    }
+
+    /// Counts the run of rows from `start` that belong to a file which keeps no more rows (the
+    /// bulk of a flood) without the general parse: each row needs only a compare of the known
+    /// path, its line number, and the next `'\n'`. Handles exactly the lines [`Self::line`]
+    /// would have counted the same way, and returns where the run stops and its length.
+    fn count_run(&mut self, text: &[u8], mut start: usize) -> (usize, u64) {
+        if self.prefix != Prefix::SearchShaped
+            || self.fold_possible
+            || !self.deferred.is_empty()
+            || self.pending.is_some()
+            || !matches!(self.open, OpenLine::Dropped)
+        {
+            return (start, 0);
+        }
+        let (file, bare) = match (self.heading, self.current) {
+            (Some(f), _) => (f, true),
+            (None, Some(f)) => (f, false),
+            (None, None) => return (start, 0),
+        };
+        if !self.table.counts_only(file) {
+            return (start, 0);
+        }
+        let path = if bare {
+            &[][..]
+        } else {
+            self.table.files[file].path.as_bytes()
+        };
+        let (mut rows, mut matches, mut diagnostics) = (0u64, 0u64, 0u64);
+        while let Some(rest) = text.get(start..) {
+            if !rest.starts_with(path) {
+                break;
+            }
+            let row = if bare {
+                parse_bare_row(rest)
+            } else {
+                row_after(rest, path.len())
+            };
+            let (Some(row), Some(nl)) = (row, memchr::memchr(b'\n', rest)) else {
+                break;
+            };
+            rows += 1;
+            if row.is_match {
+                matches += 1;
+                diagnostics += u64::from(is_diagnostic(&rest[row.row_start..nl]));
+            }
+            start += nl + 1;
+        }
+        if rows > 0 {
+            self.search_lines += rows;
+            self.nonempty_lines += rows;
+            self.diagnostic_rows += diagnostics;
+            self.context_mode |= rows > matches;
+            self.after_blank = false;
+            self.current = Some(file);
+            self.table.count_rows(file, matches, rows - matches);
+        }
+        (start, rows)
     }
 
     /// Flushes a heading that no row confirmed; call once the input has ended.
@@ -144,6 +248,10 @@ impl SearchPlanner {
     }
 
     /// One whole line, or the first piece of a long one (`open`), without its `'\n'`.
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one decision per kind of line, in the order they must be tried"
+    )]
     fn line(&mut self, line: &str, input_line: u64, terminated: bool, open: bool) {
         self.open = OpenLine::Dropped;
         let bare = line.strip_suffix('\r').unwrap_or(line);
@@ -163,13 +271,25 @@ impl SearchPlanner {
         self.nonempty_lines += 1;
         let after_blank = std::mem::replace(&mut self.after_blank, false);
         if line.as_bytes()[0].is_ascii_digit() {
-            if let Some(row) = parse_bare_row(line) {
-                self.replay(None);
+            if let Some(row) = parse_bare_row(line.as_bytes()) {
                 if let Some(file) = self.heading {
+                    self.replay(None);
                     self.row(file, line, row, input_line, terminated, open);
                     return;
                 }
-                if let Some(p) = self.pending.take() {
+                // `2024-01-02/x.c:3:y` reads as a bare row `2024-` too; a sure path row wins.
+                // So does a row of the held line's own path (`2024-01-02/a b/x.c:2:y` after
+                // `2024-01-02/a b/x.c:1:z`): both are rows of one file, not a heading and a row.
+                let current = self.current.map(|i| self.table.files[i].path.as_str());
+                let path_row = parse_path_row(line, current).is_some_and(|r| {
+                    r.certain
+                        || self.pending.as_ref().is_some_and(|p| {
+                            parse_path_row(&p.text, Some(&line[..r.path_len]))
+                                .is_some_and(|held| held.is_current)
+                        })
+                });
+                if let Some(p) = self.pending.take_if(|_| !path_row) {
+                    self.replay(None);
                     self.search_lines += 1;
                     self.grow_fold(p.chars + 2);
                     let file = self
@@ -227,21 +347,21 @@ impl SearchPlanner {
         let chars = char_count(line);
         self.heading = None;
         self.grow_fold(chars + 1);
-        if !self.table.keeps_other(self.fold_possible) {
-            self.table.other_lines += 1;
-            return;
-        }
+        let kept = if self.fold_possible {
+            line
+        } else {
+            &line[..byte_at_char(line, ROW_CHARS_SHOWN)]
+        };
         let other = Other {
-            text: line.to_owned(),
+            text: kept.to_owned(),
             chars,
             input_line,
             input_chars: chars + u64::from(terminated),
             files_before: self.table.files.len(),
         };
-        if let Some(i) = self.table.other(other, self.fold_possible) {
-            if open {
-                self.open = OpenLine::Other(i);
-            }
+        let i = self.table.other(other, self.fold_possible);
+        if open {
+            self.open = OpenLine::Other(i);
         }
     }
 
@@ -268,6 +388,11 @@ impl SearchPlanner {
         for d in std::mem::take(&mut self.deferred) {
             let current = path.or(self.current.map(|i| self.table.files[i].path.as_str()));
             if let Some(row) = parse_path_row(&d.line, current) {
+                // `is_current` is about `path` here, which may not be the current file.
+                let row = RowParse {
+                    is_current: row.is_current && path.is_none(),
+                    ..row
+                };
                 self.path_row(&d.line, row, d.input_line, d.terminated, false);
             }
         }
@@ -311,6 +436,9 @@ impl SearchPlanner {
         self.search_lines += 1;
         self.current = Some(file);
         self.context_mode |= !row.is_match;
+        if row.is_match && is_diagnostic(&line.as_bytes()[row.row_start..]) {
+            self.diagnostic_rows += 1;
+        }
         self.table.count_row(file, row.is_match);
         if !self.fold_possible && !self.table.wants_row(file, row.is_match) {
             return;
@@ -381,6 +509,9 @@ impl SearchPlanner {
 
 impl Sink for SearchPlanner {
     fn block(&mut self, block: &Block<'_>) {
+        if self.prefix == Prefix::Declined {
+            return;
+        }
         let mut text = block.text;
         let mut input_line = block.first_line;
         if block.continues_line {
@@ -397,13 +528,24 @@ impl Sink for SearchPlanner {
         }
         let bytes = text.as_bytes();
         let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', bytes) {
-            self.line(&text[start..nl], input_line, true, false);
-            input_line += 1;
-            start = nl + 1;
-        }
-        if start < text.len() {
-            self.line(&text[start..], input_line, false, block.line_open);
+        while start < bytes.len() && self.prefix != Prefix::Declined {
+            let (next, rows) = self.count_run(bytes, start);
+            if rows > 0 {
+                start = next;
+                input_line += rows;
+                continue;
+            }
+            if let Some(nl) = memchr::memchr(b'\n', &bytes[start..]) {
+                self.line(&text[start..start + nl], input_line, true, false);
+                input_line += 1;
+                start += nl + 1;
+            } else {
+                self.line(&text[start..], input_line, false, block.line_open);
+                start = bytes.len();
+            }
+            if self.prefix == Prefix::Reading && self.nonempty_lines >= DECIDE_AFTER {
+                self.decide();
+            }
         }
     }
 }

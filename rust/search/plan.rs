@@ -14,7 +14,7 @@
 
 use super::SearchPlanner;
 use super::rollup::{file_line, roll_up};
-use super::table::{FileEntry, MAX_MATCHES_SHOWN, ROW_CHARS_SHOWN, Row};
+use super::table::{FileEntry, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row};
 use crate::engine::sink::Totals;
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::text::{byte_at_char, char_count, thousands};
@@ -359,22 +359,30 @@ fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -
     Some(out)
 }
 
-/// The non-search lines to show: the first ones, in at most an eighth of `room`, which shrinks
-/// by what they take.
-fn pick_others<'p>(planner: &'p SearchPlanner, room: &mut u64) -> &'p [super::table::Other] {
+/// The non-search lines to show, in input order, taking what they need from `room`: the latest
+/// first, in up to half of it (one closing line, often a tool's summary, says more about the
+/// rest than one more match row), then the first ones, in up to an eighth of what is left.
+fn pick_others<'p>(planner: &'p SearchPlanner, room: &mut u64) -> Vec<&'p Other> {
     let others = &planner.table.others;
-    let mut cap = *room / 8;
-    let mut n = 0;
-    for other in others {
-        let len = shown_len(other.chars);
-        if len > cap {
-            break;
-        }
-        cap -= len;
-        *room -= len;
-        n += 1;
+    let latest = others.last().filter(|o| shown_len(o.chars) <= *room / 2);
+    if let Some(o) = latest {
+        *room -= shown_len(o.chars);
     }
-    &others[..n]
+    let mut left = *room / 8;
+    let earlier = &others[..others.len().saturating_sub(1)];
+    let n = earlier
+        .iter()
+        .take_while(|o| {
+            let len = shown_len(o.chars);
+            let fits = len <= left;
+            if fits {
+                left -= len;
+                *room -= len;
+            }
+            fits
+        })
+        .count();
+    earlier[..n].iter().chain(latest).collect()
 }
 
 /// Step 3: named files and directory roll-ups, and no rows.
@@ -390,11 +398,18 @@ fn rolled(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) ->
     let listing = roll_up(&planner.table.files, paths.prefix.len(), shared_dir, room)?;
     let mut out = Out::default();
     paths.note(&mut out);
-    for o in others {
+    // Lines that came after every file (a closing summary) stay after the listing.
+    let files = planner.table.files.len();
+    let (before, after): (Vec<&Other>, Vec<&Other>) =
+        others.iter().partition(|o| o.files_before < files);
+    for o in before {
         out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
     }
     for line in &listing.lines {
         out.marker(line);
+    }
+    for o in after {
+        out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
     }
     let facts = Facts {
         shown_matches: 0,

@@ -6,7 +6,8 @@
 //! budget (the lossless plan needs every row), then only each file's first [`MAX_MATCHES_SHOWN`]
 //! matches with their context, capped in number and in length, and none at all for files past
 //! the point where even a bare header per file could no longer fit. Lines that are not search
-//! rows are counted and the first few kept, so none disappears without a trace.
+//! rows are counted, and the first few and the latest kept, so none disappears without a trace
+//! and a closing summary survives.
 
 use std::collections::HashMap;
 
@@ -21,7 +22,7 @@ const MAX_ROWS_KEPT: usize = 64;
 /// Characters of a row kept (and shown) once the lossless fold is out of reach; the rest of a
 /// longer row is counted and labelled.
 pub const ROW_CHARS_SHOWN: u64 = 300;
-/// Non-search lines kept verbatim (all are counted).
+/// Non-search lines kept verbatim from the start (all are counted; the latest is kept too).
 const MAX_OTHERS_KEPT: usize = 32;
 /// The shortest header a file can have (`x (1 match)` and its newline): a file later than
 /// `budget / MIN_HEADER_CHARS` in the table can never be shown with rows, so it keeps none.
@@ -120,6 +121,19 @@ impl FileTable {
         }
     }
 
+    /// Counts `matches` match rows and `context` context rows of file `i` at once.
+    pub fn count_rows(&mut self, i: usize, matches: u64, context: u64) {
+        self.files[i].matches += matches;
+        self.matches += matches;
+        self.context_rows += context;
+    }
+
+    /// File `i` keeps no further row: only its counts change.
+    #[must_use]
+    pub fn counts_only(&self, i: usize) -> bool {
+        self.files[i].sealed && self.files[i].truncated
+    }
+
     /// Whether a row just counted for file `i` is one of those the plan could show (its first
     /// matches and their context). A refusal is final for the file.
     pub fn wants_row(&mut self, i: usize, is_match: bool) -> bool {
@@ -147,23 +161,20 @@ impl FileTable {
         file.rows.len() - 1
     }
 
-    /// Whether a further non-search line would be kept.
-    #[must_use]
-    pub fn keeps_other(&self, keep_all: bool) -> bool {
-        keep_all || self.others.len() < MAX_OTHERS_KEPT
-    }
-
-    /// Counts a non-search line and keeps it when there is room (always while `keep_all`).
-    pub fn other(&mut self, mut other: Other, keep_all: bool) -> Option<usize> {
+    /// Counts a non-search line and keeps it (cut, unless `keep_all`): all of them while
+    /// `keep_all`, else the first [`MAX_OTHERS_KEPT`] and, in one more slot, the latest, which
+    /// is where a tool's closing summary ends up. Returns where it is kept.
+    pub fn other(&mut self, mut other: Other, keep_all: bool) -> usize {
         self.other_lines += 1;
-        if !keep_all && self.others.len() >= MAX_OTHERS_KEPT {
-            return None;
-        }
         if !keep_all {
             cut_to(&mut other.text, ROW_CHARS_SHOWN);
         }
-        self.others.push(other);
-        Some(self.others.len() - 1)
+        let full = !keep_all && self.others.len() > MAX_OTHERS_KEPT;
+        match self.others.last_mut() {
+            Some(latest) if full => *latest = other,
+            _ => self.others.push(other),
+        }
+        self.others.len() - 1
     }
 
     /// Drops what only the lossless fold needed: rows past each file's first matches and their
@@ -194,7 +205,11 @@ impl FileTable {
                 cut_to(&mut row.text, ROW_CHARS_SHOWN);
             }
         }
-        self.others.truncate(MAX_OTHERS_KEPT);
+        if self.others.len() > MAX_OTHERS_KEPT + 1 {
+            let latest = self.others.pop();
+            self.others.truncate(MAX_OTHERS_KEPT);
+            self.others.extend(latest);
+        }
         for other in &mut self.others {
             cut_to(&mut other.text, ROW_CHARS_SHOWN);
         }

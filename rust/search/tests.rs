@@ -428,3 +428,170 @@ fn every_parsed_file_is_a_true_file_with_its_count() {
         assert_eq!(planner.table.other_lines, 0, "{format:?}");
     }
 }
+
+#[test]
+fn compiler_diagnostics_are_not_search_results() {
+    let mypy: String = (1..=200)
+        .map(|i| match i % 3 {
+            0 => format!("pkg/m{}.py:{i}: note: Use \"-> None\" here\n", i % 7),
+            _ => format!(
+                "pkg/m{}.py:{i}: error: Missing annotation  [no-untyped-def]\n",
+                i % 7
+            ),
+        })
+        .chain(["Found 134 errors in 7 files (checked 9 source files)\n".to_owned()])
+        .collect();
+    let gcc: String = (1..=200)
+        .map(|i| format!("src/x{}.c:{i}:5: warning: unused variable 'v{i}'\n", i % 5))
+        .collect();
+    for input in [&mypy, &gcc] {
+        assert_ne!(run(input, 2000).plan.shape, Shape::Search, "{input}");
+    }
+    // A search for the word itself still is one: its rows are code, not diagnostics.
+    let grep: String = (1..=200)
+        .map(|i| format!("src/x{}.py:{i}:    raise error: {i}\n", i % 5))
+        .collect();
+    assert_eq!(run(&grep, 2000).plan.shape, Shape::Search);
+}
+
+#[test]
+fn a_closing_summary_survives_many_other_lines() {
+    let (flood_text, truth) = flood(13, 80, Format::Plain);
+    let mut input = String::new();
+    for (i, line) in flood_text.lines().enumerate() {
+        _ = writeln!(input, "{line}");
+        if i % 9 == 0 {
+            _ = writeln!(input, "Binary file data/blob{i}.bin matches");
+        }
+    }
+    let binaries = input.matches("Binary file").count();
+    input.push_str("grep: 3 files could not be read (permission denied)\n");
+    for budget in [1500, 4000, 16_000] {
+        let out = run(&input, budget);
+        let text = out.plan.render();
+        assert_eq!(out.plan.shape, Shape::Search, "{budget}");
+        assert!(char_count(&text) <= budget);
+        check_map(&text, &truth);
+        assert!(
+            text.contains("\ngrep: 3 files could not be read (permission denied)\n"),
+            "{budget}: {text}"
+        );
+        let shown = text.matches("Binary file").count() + 1;
+        let omitted = format!(
+            "{} of {} other lines (not search results) omitted",
+            binaries + 1 - shown,
+            binaries + 1
+        );
+        assert!(text.contains(&omitted), "{budget}: {omitted}\n{text}");
+    }
+}
+
+#[test]
+fn context_quoting_a_search_result_waits_for_its_match() {
+    let mut input = String::new();
+    for f in 0..30 {
+        _ = writeln!(
+            input,
+            "--\n{f}Makefile-1-a-1-b.py-2- let\n{f}Makefile:2:x\n{f}Makefile-3-y"
+        );
+    }
+    let mut planner = super::SearchPlanner::new(100);
+    let mut reader = crate::engine::reader::LineReader::default();
+    reader.feed_str(&input, &mut planner);
+    reader.finish(&mut planner);
+    planner.end();
+    let parsed: Vec<(&str, u64)> = planner
+        .table
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.matches))
+        .collect();
+    let truth: Vec<String> = (0..30).map(|f| format!("{f}Makefile")).collect();
+    assert_eq!(
+        parsed,
+        truth.iter().map(|p| (p.as_str(), 1)).collect::<Vec<_>>()
+    );
+    assert_eq!(planner.table.context_rows, 60);
+}
+
+#[test]
+fn a_path_starting_with_digits_is_not_a_bare_row() {
+    let mut input = String::new();
+    for f in 0..30 {
+        _ = writeln!(
+            input,
+            "--\n2024-01-02/2024-01-02/{f}Makefile-300-\t -3-\n2024-01-02/2024-01-02/{f}Makefile:301:x"
+        );
+    }
+    // At the start, the first line could be a `--heading` path: the rows below say not.
+    input.insert_str(0, "2024-01-02/x.c-1-a\n2024-01-02/x.c:2:b\n");
+    input.insert_str(0, "2024-01-02/a b/y.c:1:-3- x\n2024-01-02/a b/y.c:2:z\n");
+    let mut planner = super::SearchPlanner::new(100);
+    let mut reader = crate::engine::reader::LineReader::default();
+    reader.feed_str(&input, &mut planner);
+    reader.finish(&mut planner);
+    planner.end();
+    let parsed: Vec<(&str, u64)> = planner
+        .table
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.matches))
+        .collect();
+    let mut truth = vec![
+        ("2024-01-02/a b/y.c".to_owned(), 2),
+        ("2024-01-02/x.c".to_owned(), 1),
+    ];
+    truth.extend((0..30).map(|f| (format!("2024-01-02/2024-01-02/{f}Makefile"), 1)));
+    assert_eq!(
+        parsed,
+        truth
+            .iter()
+            .map(|(p, n)| (p.as_str(), *n))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(planner.table.context_rows, 31);
+}
+
+#[test]
+fn long_floods_count_the_same_on_the_fast_path_however_split() {
+    for (seed, format) in [
+        (21, Format::Plain),
+        (22, Format::Context(2)),
+        (23, Format::Column),
+        (24, Format::Heading),
+    ] {
+        let (input, truth) = flood(seed, 1500, format);
+        assert!(input.lines().count() as u64 > 2 * super::DECIDE_AFTER);
+        let mut planner = super::SearchPlanner::new(4000);
+        let mut reader = crate::engine::reader::LineReader::default();
+        reader.feed_str(&input, &mut planner);
+        reader.finish(&mut planner);
+        planner.end();
+        let parsed: Vec<(String, u64)> = planner
+            .table
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.matches))
+            .collect();
+        assert_eq!(parsed, truth, "{format:?}");
+        let whole = run(&input, 4000).plan;
+        check_map(&whole.render(), &truth);
+        for chunk in [7, 4096] {
+            assert_eq!(run_chunks(&input, 4000, chunk).plan, whole, "{format:?}");
+        }
+    }
+}
+
+#[test]
+fn a_prefix_that_is_not_search_output_ends_the_reading() {
+    let prose = |n: usize| -> String { (0..n).map(|i| format!("prose line {i}\n")).collect() };
+    let (grep, truth) = flood(25, 3000, Format::Plain);
+    assert!(grep.lines().count() as u64 > 4 * super::DECIDE_AFTER);
+    // 500 lines of prose, then rows: the first 4,096 lines are search-shaped, and so is the whole.
+    let out = run(&(prose(500) + &grep), 4000).plan;
+    assert_eq!(out.shape, Shape::Search);
+    check_map(&out.render(), &truth);
+    // 1,500 lines of prose: the whole would pass the 75% test, but the first 4,096 lines do
+    // not, and search output is homogeneous, so the planner stopped reading there.
+    assert_eq!(run(&(prose(1500) + &grep), 4000).plan.shape, Shape::Clip);
+}
