@@ -4,7 +4,8 @@
 //! Every number in a marker is exact. A gap's kinds come from the running counts each kept line
 //! carries, so they need no memory of the omitted lines: the classified lines in a gap are the
 //! counts before the line after it minus the counts through the line before it. Consecutive
-//! identical kept lines are shown once with `(×N)`.
+//! identical kept lines are shown once with `[shapeclip: ×N in a row]`; every note shapeclip adds
+//! to a kept line is bracketed and starts `[shapeclip:`, so it cannot be read as part of the log.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -90,9 +91,8 @@ pub fn layout(
         if line.truncated {
             let _ = write!(
                 text,
-                " [\u{2026} line cut: first {} of {} chars shown]",
-                thousands(char_count(&line.text)),
-                thousands(line.chars)
+                " [shapeclip: {} more chars of this line]",
+                thousands(line.chars.saturating_sub(char_count(&line.text)))
             );
             omitted.push(LineRange {
                 first: line.no,
@@ -103,7 +103,7 @@ pub fn layout(
             shown_chars += line.chars;
         }
         if repeats > 1 {
-            let _ = write!(text, " (\u{d7}{})", thousands(repeats));
+            let _ = write!(text, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
         }
         text.push_str(note);
         shown_chars += u64::from(line.nl);
@@ -197,7 +197,7 @@ pub fn closing(left: &LeftOut, tier: Tier) -> String {
     let mut what = Vec::with_capacity(2);
     if left.blocks > 0 {
         what.push(format!(
-            "{} error {} not shown (starting between lines {} and {})",
+            "{} error {} (starting in lines {}-{})",
             thousands(left.blocks),
             if left.blocks == 1 { "block" } else { "blocks" },
             thousands(left.blocks_first),
@@ -206,7 +206,7 @@ pub fn closing(left: &LeftOut, tier: Tier) -> String {
     }
     if left.warnings > 0 {
         what.push(format!(
-            "{} {} neither shown nor counted above (between lines {} and {})",
+            "{} {} of kinds with no example above (in lines {}-{})",
             thousands(left.warnings),
             if left.warnings == 1 {
                 "warning"
@@ -224,11 +224,11 @@ pub fn closing(left: &LeftOut, tier: Tier) -> String {
     };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: {}. To list them, run the command again piped through grep -n -i -E 'error|fail|warn', or through sed -n '{a},{b}p' for that stretch.]\n",
+            "[shapeclip: left out: {}. To list them, run the command again piped through grep -n -i -E 'error|fail|warn', or through sed -n '{a},{b}p' for that stretch.]\n",
             what.join("; ")
         ),
         Tier::Short => format!(
-            "[{}; grep -n -i -E 'error|fail|warn' lists them]\n",
+            "[left out: {}; grep -n -i -E 'error|fail|warn' lists them]\n",
             what.join("; ")
         ),
     }

@@ -254,10 +254,15 @@ fn repeat_note(t: &Template, example: &Kept) -> String {
         thousands(t.last_line)
     );
     if same == t.count {
-        format!(" (\u{d7}{}, {range})", thousands(t.count))
+        format!(" [shapeclip: \u{d7}{} in {range}]", thousands(t.count))
+    } else if same == 1 {
+        format!(
+            " [shapeclip: 1 of {} of this kind in {range}]",
+            thousands(t.count)
+        )
     } else {
         format!(
-            " (\u{d7}{} identical; \u{d7}{} of this kind, {range})",
+            " [shapeclip: \u{d7}{} identical; {} of this kind in {range}]",
             thousands(same),
             thousands(t.count)
         )
@@ -311,7 +316,7 @@ fn select_warnings(
     for (count, _, i, j) in rest {
         let v = &templates[i].variants[j];
         let note = if count > 1 {
-            format!(" (\u{d7}{} identical)", thousands(count))
+            format!(" [shapeclip: \u{d7}{} identical]", thousands(count))
         } else {
             String::new()
         };
