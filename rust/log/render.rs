@@ -196,12 +196,19 @@ pub fn closing(left: &LeftOut, tier: Tier) -> String {
     }
     let mut what = Vec::with_capacity(2);
     if left.blocks > 0 {
+        let place = if left.blocks_first == left.blocks_last {
+            format!("at line {}", thousands(left.blocks_first))
+        } else {
+            format!(
+                "in lines {}-{}",
+                thousands(left.blocks_first),
+                thousands(left.blocks_last)
+            )
+        };
         what.push(format!(
-            "{} error {} (starting in lines {}-{})",
+            "{} error {} (starting {place})",
             thousands(left.blocks),
             if left.blocks == 1 { "block" } else { "blocks" },
-            thousands(left.blocks_first),
-            thousands(left.blocks_last)
         ));
     }
     if left.warnings > 0 {

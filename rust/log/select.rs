@@ -14,7 +14,7 @@ use super::render::{self, LeftOut, Shown, Tier};
 use super::store::{ErrorBlock, Evicted, Kept};
 use crate::clip::window::Window;
 use crate::engine::sink::Totals;
-use crate::plan::{Plan, Shape};
+use crate::plan::{Piece, Plan, Shape};
 use crate::profile::Profile;
 use crate::text::{char_count, thousands};
 
@@ -36,6 +36,7 @@ pub struct Found {
 /// The selection so far and what it may still take.
 struct Selection {
     shown: Shown,
+    budget: u64,
     limit: u64,
     total_lines: u64,
     total_chars: u64,
@@ -103,9 +104,10 @@ pub fn plan(
     } else {
         Tier::Short
     };
-    let reserve = render::widest_closing(totals.lines, tier);
+    let reserve = render::widest_closing(totals.lines, tier) + 1;
     let mut sel = Selection {
         shown: Shown::new(),
+        budget,
         limit: budget.checked_sub(reserve)?,
         total_lines: totals.lines,
         total_chars: totals.chars,
@@ -120,8 +122,9 @@ pub fn plan(
         }
     };
     let long = std::mem::take(&mut found.long_lines);
-    let head = head_lines(window, budget / 10, found.line_keep);
-    let tail = tail_lines(window, totals, found.counts, budget / 8, found.line_keep);
+    let mut head = head_lines(window, budget / 10, found.line_keep);
+    let mut tail = tail_lines(window, totals, found.counts, budget / 8, found.line_keep);
+    keep_blocks_whole(&mut head, &mut tail, &found.blocks);
     for k in found.blocks.iter_mut().flat_map(|b| b.lines.iter_mut()) {
         fix(k, &long);
     }
@@ -144,9 +147,16 @@ pub fn plan(
     };
     let layout = render::layout(&sel.shown, totals.lines, totals.chars, found.counts, tier);
     let mut pieces = layout.pieces;
-    let closing = render::closing(&left, tier);
+    let mut closing = render::closing(&left, tier);
     if !closing.is_empty() {
-        pieces.push(crate::plan::Piece::Marker(closing));
+        // A last line without '\n' must not run into the marker (the reserve has room for it).
+        let glued = pieces.last().is_some_and(|p| match p {
+            Piece::Kept(s) | Piece::Marker(s) => !s.ends_with('\n'),
+        });
+        if glued {
+            closing.insert(0, '\n');
+        }
+        pieces.push(Piece::Marker(closing));
     }
     Some(Plan {
         shape: Shape::Log,
@@ -205,8 +215,10 @@ fn select_errors(
             _ => String::new(),
         };
         let mut ok = sel.try_add(&block.lines, &note);
-        if !ok && rank < kinds && block.lines.len() > 4 {
-            // A block too long to show whole: its first lines and its last ones.
+        let shown_chars: u64 = block.lines.iter().map(|l| char_count(&l.text) + 1).sum();
+        if !ok && rank < kinds && block.lines.len() > 4 && shown_chars > sel.budget / 4 {
+            // A block too long to show whole next to others: its first lines and its last
+            // ones, the gap between them labelled. A shorter block is shown whole or not at all.
             let mut part: Vec<Kept> = block.lines[..2].to_vec();
             part.extend_from_slice(&block.lines[block.lines.len() - 2..]);
             ok = sel.try_add(&part, "");
@@ -349,6 +361,29 @@ fn select_warnings(
         left.warnings_last = sel.total_lines;
     }
     left
+}
+
+/// Ends the head before, and starts the tail after, any error block they would cut: an error
+/// shown without the rest of its trace (or a trace without its error) misleads. The block
+/// itself competes for room with the others.
+fn keep_blocks_whole(head: &mut Vec<Kept>, tail: &mut Vec<Kept>, blocks: &[ErrorBlock]) {
+    for block in blocks {
+        let (Some(first), Some(last)) = (block.lines.first(), block.lines.last()) else {
+            continue;
+        };
+        if head
+            .last()
+            .is_some_and(|h| h.no >= first.no && h.no < last.no)
+        {
+            head.retain(|h| h.no < first.no);
+        }
+        if tail
+            .first()
+            .is_some_and(|t| t.no > first.no && t.no <= last.no)
+        {
+            tail.retain(|t| t.no > last.no);
+        }
+    }
 }
 
 /// The complete lines at the start of `window.head`, within `room` characters.
