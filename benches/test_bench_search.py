@@ -11,9 +11,8 @@ from __future__ import annotations
 import pytest
 
 import shapeclip
-from shapeclip import _core
-
 from grep_flood import grep_flood
+from shapeclip import _core
 
 pytestmark = pytest.mark.skipif(
     _core.DEBUG_BUILD, reason="a debug build; build with `maturin develop --release`"
