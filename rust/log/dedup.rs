@@ -92,7 +92,7 @@ impl Dedup {
 }
 
 /// The text after a leading location such as `src/a.c:12:5: ` or `a.py:21: `.
-fn variant_key(text: &str) -> &str {
+pub fn variant_key(text: &str) -> &str {
     let t = text.trim_start();
     let mut rest = t;
     // A path-like first word followed by `:digits` fields.

@@ -161,8 +161,8 @@ impl LogPlanner {
         }
     }
 
-    /// The line before an error at `start`, when it is worth showing: not blank, and not an
-    /// error or warning (those are shown in their own right).
+    /// The line before an error at `start`, when it is worth showing: not an error or warning
+    /// (those are shown in their own right).
     fn context(&self, text: &str, start: usize, no: u64) -> Option<Kept> {
         let kept = if start > 0 {
             let from = memchr::memrchr(b'\n', &text.as_bytes()[..start - 1]).map_or(0, |i| i + 1);
@@ -175,8 +175,8 @@ impl LogPlanner {
         } else {
             self.prev.clone().filter(|p| p.no + 1 == no)?
         };
-        let worth =
-            !kept.text.trim().is_empty() && matches!(kept.class, Class::Other | Class::Summary);
+        // A blank line costs one character where a gap marker for it would cost fifty.
+        let worth = matches!(kept.class, Class::Other | Class::Summary);
         worth.then_some(kept)
     }
 

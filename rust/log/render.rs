@@ -75,6 +75,7 @@ pub fn layout(
         while let Some((next, next_note)) = lines.peek() {
             if next.no == last.no + 1
                 && next.text == line.text
+                && !line.text.trim().is_empty()
                 && note.is_empty()
                 && next_note.is_empty()
                 && !line.truncated

@@ -8,7 +8,7 @@
 //! budget by construction.
 
 use super::classify::{Class, Counts, classify};
-use super::dedup::{Dedup, Template};
+use super::dedup::{Dedup, Template, variant_key};
 use super::keep_line;
 use super::render::{self, LeftOut, Shown, Tier};
 use super::store::{ErrorBlock, Evicted, Kept};
@@ -47,9 +47,15 @@ struct Selection {
 impl Selection {
     /// Takes `lines` (and `note` on the last of them) if everything still fits.
     fn try_add(&mut self, lines: &[Kept], note: &str) -> bool {
+        let last = lines.last().map_or(0, |l| l.no);
+        self.try_add_noted(lines, note, last)
+    }
+
+    /// Takes `lines`, with `note` on line `note_on`, if everything still fits.
+    fn try_add_noted(&mut self, lines: &[Kept], note: &str, note_on: u64) -> bool {
         let mut added = Vec::new();
-        for (i, line) in lines.iter().enumerate() {
-            let note = if i + 1 == lines.len() { note } else { "" };
+        for line in lines {
+            let note = if line.no == note_on { note } else { "" };
             if let Some(old) = self.shown.get_mut(&line.no) {
                 if old.1.is_empty() && !note.is_empty() {
                     added.push((line.no, true));
@@ -207,14 +213,13 @@ fn select_errors(
             continue;
         }
         let block = &blocks[i];
-        let note = match block.template {
-            Some(t) if !noted[t] => repeat_note(
-                &found.errors.templates[t],
-                &block.lines[block.lines.len() - 1],
-            ),
+        // The count goes on the error line the block is known by, not after its notes.
+        let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
+        let note = match (block.template, key) {
+            (Some(t), Some(key)) if !noted[t] => repeat_note(&found.errors.templates[t], key),
             _ => String::new(),
         };
-        let mut ok = sel.try_add(&block.lines, &note);
+        let mut ok = sel.try_add_noted(&block.lines, &note, key.map_or(0, |k| k.no));
         let shown_chars: u64 = block.lines.iter().map(|l| char_count(&l.text) + 1).sum();
         if !ok && rank < kinds && block.lines.len() > 4 && shown_chars > sel.budget / 4 {
             // A block too long to show whole next to others: its first lines and its last
@@ -258,7 +263,7 @@ fn repeat_note(t: &Template, example: &Kept) -> String {
     let same = t
         .variants
         .iter()
-        .find(|v| v.example.no == example.no)
+        .find(|v| v.key == variant_key(&example.text))
         .map_or(1, |v| v.count);
     let range = format!(
         "lines {}-{}",
