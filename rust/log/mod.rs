@@ -136,12 +136,20 @@ impl LogPlanner {
         };
         self.counts.add(class);
         self.last_classified = (no, class);
+        if class == Class::Warning {
+            // Most warnings repeat one already in the table: count them without a copy.
+            let cleaned = clean(raw);
+            let shown = &cleaned[..byte_at_char(&cleaned, self.line_keep)];
+            let (counts, line_keep) = (self.counts, self.line_keep);
+            self.warnings.add_with(shown, no, || {
+                keep_line(raw, no, class, nl, counts, line_keep)
+            });
+            return;
+        }
         let kept = self.keep(raw, no, class, nl, self.counts);
         match class {
             Class::Summary => self.summaries.push(kept),
-            Class::Warning => {
-                self.warnings.add(kept);
-            }
+            Class::Warning => unreachable!("counted above"),
             Class::Error => {
                 let trace = Trace::open(&clean(raw));
                 let mut lines = Vec::with_capacity(2);

@@ -73,13 +73,7 @@ pub fn layout(
         let mut last = line;
         let mut repeats = 1u64;
         while let Some((next, next_note)) = lines.peek() {
-            if next.no == last.no + 1
-                && next.text == line.text
-                && !line.text.trim().is_empty()
-                && note.is_empty()
-                && next_note.is_empty()
-                && !line.truncated
-            {
+            if runs_on(line, note, last, next, next_note) {
                 shown_chars += next.chars + u64::from(next.nl);
                 last = next;
                 repeats += 1;
@@ -142,6 +136,105 @@ pub fn layout(
     }
 }
 
+/// Whether `next` is one more line of the run of identical lines that `line` starts and
+/// `last` ends, so that it is shown only as the run's count.
+fn runs_on(line: &Kept, note: &str, last: &Kept, next: &Kept, next_note: &str) -> bool {
+    next.no == last.no + 1
+        && next.text == line.text
+        && !line.text.trim().is_empty()
+        && note.is_empty()
+        && next_note.is_empty()
+        && !line.truncated
+}
+
+/// `layout(..).chars`, without building the text: selection asks it once per candidate.
+#[must_use]
+pub fn measure(shown: &Shown, total_lines: u64, totals: Counts, tier: Tier) -> u64 {
+    let mut chars = 0;
+    let mut prev: Option<&Kept> = None;
+    let mut lines = shown.values().peekable();
+    while let Some((line, note)) = lines.next() {
+        let prev_no = prev.map_or(0, |p| p.no);
+        if line.no > prev_no + 1 {
+            let before = prev.map_or(Counts::default(), |p| p.cum);
+            let kinds = line.cum.before(line.class).minus(before);
+            chars += gap_len(prev_no + 1, line.no - 1, kinds, tier);
+        }
+        let mut last = line;
+        let mut repeats = 1u64;
+        while let Some((next, next_note)) = lines.peek() {
+            if runs_on(line, note, last, next, next_note) {
+                last = next;
+                repeats += 1;
+                lines.next();
+            } else {
+                break;
+            }
+        }
+        let text_chars = char_count(&line.text);
+        chars += text_chars + char_count(note);
+        if line.truncated {
+            // " [shapeclip: N more chars of this line]"
+            chars += 38 + digits(line.chars.saturating_sub(text_chars));
+        }
+        if repeats > 1 {
+            // " [shapeclip: ×N in a row]"
+            chars += 24 + digits(repeats);
+        }
+        chars += u64::from(last.nl || last.no < total_lines);
+        prev = Some(last);
+    }
+    let prev_no = prev.map_or(0, |p| p.no);
+    if prev_no < total_lines {
+        let before = prev.map_or(Counts::default(), |p| p.cum);
+        chars += gap_len(prev_no + 1, total_lines, totals.minus(before), tier);
+    }
+    chars
+}
+
+/// Characters of `thousands(n)`.
+fn digits(n: u64) -> u64 {
+    let d = u64::from(n.checked_ilog10().unwrap_or(0)) + 1;
+    d + (d - 1) / 3
+}
+
+/// The counted kinds of a gap, as (count, singular, plural), in the order markers name them.
+fn gap_parts(n: u64, kinds: Counts) -> [(u64, &'static str, &'static str); 4] {
+    let other = n - kinds.errors - kinds.warnings - kinds.summaries;
+    [
+        (kinds.errors, "error line", "error lines"),
+        (kinds.warnings, "warning", "warnings"),
+        (kinds.summaries, "summary line", "summary lines"),
+        (other, "other", "other"),
+    ]
+}
+
+/// Characters of `gap(first, last, kinds, tier)`.
+fn gap_len(first: u64, last: u64, kinds: Counts, tier: Tier) -> u64 {
+    let n = last - first + 1;
+    let place = if first == last {
+        5 + digits(first)
+    } else {
+        7 + digits(first) + digits(last)
+    };
+    let mut parts = 0;
+    let mut shown = 0;
+    for (count, one, many) in gap_parts(n, kinds) {
+        if count > 0 {
+            let word = if count == 1 { one } else { many };
+            parts += digits(count) + 1 + word.len() as u64;
+            shown += 1;
+        }
+    }
+    parts += 2 * shown.max(1) - 2;
+    match tier {
+        // "[shapeclip: " place " omitted (" n " line(s): " parts ")]\n"
+        Tier::Full => 12 + place + 10 + digits(n) + if n == 1 { 7 } else { 8 } + parts + 3,
+        // "[" place " omitted: " parts "]\n"
+        Tier::Short => 1 + place + 10 + parts + 2,
+    }
+}
+
 fn merge(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
     ranges.sort_by_key(|r| r.first);
     let mut out: Vec<LineRange> = Vec::with_capacity(ranges.len());
@@ -163,21 +256,17 @@ pub fn gap(first: u64, last: u64, kinds: Counts, tier: Tier) -> String {
     } else {
         format!("lines {}-{}", thousands(first), thousands(last))
     };
-    let other = n - kinds.errors - kinds.warnings - kinds.summaries;
-    let mut parts = Vec::with_capacity(4);
-    let mut part = |count: u64, one: &str, many: &str| {
-        if count > 0 {
-            parts.push(format!(
+    let parts: Vec<String> = gap_parts(n, kinds)
+        .into_iter()
+        .filter(|p| p.0 > 0)
+        .map(|(count, one, many)| {
+            format!(
                 "{} {}",
                 thousands(count),
                 if count == 1 { one } else { many }
-            ));
-        }
-    };
-    part(kinds.errors, "error line", "error lines");
-    part(kinds.warnings, "warning", "warnings");
-    part(kinds.summaries, "summary line", "summary lines");
-    part(other, "other", "other");
+            )
+        })
+        .collect();
     match tier {
         Tier::Full => format!(
             "[shapeclip: {place} omitted ({} {}: {})]\n",
@@ -285,6 +374,41 @@ mod tests {
             ),
             "[line 7 omitted: 1 error line]\n"
         );
+    }
+
+    #[test]
+    fn gap_len_is_the_length_of_gap() {
+        for (first, last) in [
+            (1, 1),
+            (9, 10),
+            (999, 1000),
+            (1, 1_234_567),
+            (77, 10_000_000),
+        ] {
+            for (e, w, s) in [(0, 0, 0), (1, 0, 0), (0, 2, 1), (1, 1, 1)] {
+                let n = last - first + 1;
+                let kinds = Counts {
+                    errors: e.min(n),
+                    warnings: w.min(n - e.min(n)),
+                    summaries: 0,
+                };
+                let kinds = Counts {
+                    summaries: s.min(n - kinds.errors - kinds.warnings),
+                    ..kinds
+                };
+                for tier in [Tier::Full, Tier::Short] {
+                    let text = gap(first, last, kinds, tier);
+                    assert_eq!(
+                        gap_len(first, last, kinds, tier),
+                        char_count(&text),
+                        "{text}"
+                    );
+                }
+            }
+        }
+        for n in [0, 1, 9, 10, 999, 1000, 999_999, 1_000_000, u64::MAX] {
+            assert_eq!(digits(n), char_count(&thousands(n)), "{n}");
+        }
     }
 
     #[test]

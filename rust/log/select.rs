@@ -85,14 +85,19 @@ impl Selection {
     }
 
     fn length(&self) -> u64 {
-        render::layout(
-            &self.shown,
-            self.total_lines,
-            self.total_chars,
-            self.counts,
-            self.tier,
-        )
-        .chars
+        let chars = render::measure(&self.shown, self.total_lines, self.counts, self.tier);
+        debug_assert_eq!(
+            chars,
+            render::layout(
+                &self.shown,
+                self.total_lines,
+                self.total_chars,
+                self.counts,
+                self.tier
+            )
+            .chars
+        );
+        chars
     }
 }
 
