@@ -29,7 +29,8 @@ def build_log(n_bytes: int, seed: int = 7) -> str:
         i += 1
         roll = rng.random()
         if roll < 0.006:
-            line = f"src/module_{i % 997}.c:{rng.randint(1, 4000)}:{rng.randint(1, 80)}: error: expected ';' before '}}'\n"
+            where = f"src/module_{i % 997}.c:{rng.randint(1, 4000)}:{rng.randint(1, 80)}"
+            line = f"{where}: error: expected ';' before '}}'\n"
         elif roll < 0.01:
             line = _TRACEBACK.format(n=i, m=rng.randint(1, 900))
         elif roll < 0.05:

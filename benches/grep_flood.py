@@ -9,7 +9,23 @@ from __future__ import annotations
 
 import random
 
-_WORDS = "def return self None import from class if else for in yield raise value key".split()
+_WORDS = [
+    "def",
+    "return",
+    "self",
+    "None",
+    "import",
+    "from",
+    "class",
+    "if",
+    "else",
+    "for",
+    "in",
+    "yield",
+    "raise",
+    "value",
+    "key",
+]
 
 
 def grep_flood(size: int, seed: int = 3) -> str:

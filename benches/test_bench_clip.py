@@ -20,8 +20,11 @@ SIZES = {"1MB": 10**6, "10MB": 10**7, "100MB": 10**8}
 @pytest.fixture(scope="module", params=list(SIZES))
 def log_text(request: pytest.FixtureRequest) -> str:
     # Plain lines with no error signal: this times the clip, not a structure planner.
-    return build_log(SIZES[request.param]).replace("error", "notice").replace("Traceback", "Trace").replace(
-        "warning", "note"
+    return (
+        build_log(SIZES[request.param])
+        .replace("error", "notice")
+        .replace("Traceback", "Trace")
+        .replace("warning", "note")
     )
 
 

@@ -9,14 +9,12 @@ the benchmark refuses to. Run with `pytest benches/test_bench_search.py --benchm
 from __future__ import annotations
 
 import pytest
+from grep_flood import grep_flood
 
 import shapeclip
-from grep_flood import grep_flood
 from shapeclip import _core
 
-pytestmark = pytest.mark.skipif(
-    _core.DEBUG_BUILD, reason="a debug build; build with `maturin develop --release`"
-)
+pytestmark = pytest.mark.skipif(_core.DEBUG_BUILD, reason="a debug build; build with `maturin develop --release`")
 
 SIZES = {"10MB": 10_000_000, "100MB": 100_000_000}
 
@@ -27,10 +25,8 @@ def flood(request: pytest.FixtureRequest) -> tuple[str, str]:
 
 
 def test_grep_flood(benchmark, flood: tuple[str, str]) -> None:  # type: ignore[no-untyped-def]
-    name, text = flood
-    out = benchmark.pedantic(
-        shapeclip.compress, args=(text, "grep", 16_000), rounds=5, iterations=1
-    )
+    _name, text = flood
+    out = benchmark.pedantic(shapeclip.compress, args=(text, "grep", 16_000), rounds=5, iterations=1)
     assert len(out) <= 16_000
     mb = len(text.encode()) / 1e6
     benchmark.extra_info["MB"] = mb
