@@ -1,6 +1,10 @@
 """Typed stub of the native engine. Users import `shapeclip`, never this module."""
 
-from typing import Final
+from typing import Final, final
+
+from typing_extensions import Self
+
+__all__ = ["DEBUG_BUILD", "Compressor", "EngineError", "PanicException", "Report", "__version__"]
 
 __version__: Final[str]
 DEBUG_BUILD: Final[bool]
@@ -8,6 +12,7 @@ DEBUG_BUILD: Final[bool]
 class EngineError(Exception): ...
 class PanicException(BaseException): ...
 
+@final
 class Report:
     @property
     def text(self) -> str: ...
@@ -24,7 +29,8 @@ class Report:
     @property
     def omitted_ranges(self) -> list[tuple[int, int]]: ...
 
+@final
 class Compressor:
-    def __init__(self, budget: int, kind: str, tool: str | None, head_weight: int, tail_weight: int) -> None: ...
+    def __new__(cls, budget: int, kind: str, tool: str | None, head_weight: int, tail_weight: int) -> Self: ...
     def feed(self, chunk: str | bytes) -> None: ...
     def finish(self) -> Report: ...
