@@ -44,6 +44,13 @@ struct Open {
     trace: Trace,
     /// Blank lines that join the block only if it goes on after them.
     held: Vec<Kept>,
+    /// Characters the block's lines take when shown, `'\n'` included.
+    shown: u64,
+}
+
+/// Characters `line` takes when shown, `'\n'` included.
+fn shown_chars(line: &Kept) -> u64 {
+    char_count(&line.text) + 1
 }
 
 #[derive(Debug)]
@@ -155,6 +162,7 @@ impl LogPlanner {
                 let mut lines = Vec::with_capacity(2);
                 lines.extend(context);
                 lines.push(kept);
+                let shown = lines.iter().map(shown_chars).sum();
                 self.open = Some(Open {
                     block: ErrorBlock {
                         lines,
@@ -163,6 +171,7 @@ impl LogPlanner {
                     },
                     trace,
                     held: Vec::new(),
+                    shown,
                 });
             }
             Class::Other => unreachable!("returned above"),
@@ -215,10 +224,12 @@ impl LogPlanner {
                 let kept = keep_line(raw, no, class, nl, self.counts, self.line_keep);
                 let open = self.open.as_mut().expect("checked above");
                 let held = std::mem::take(&mut open.held);
+                open.shown += held.iter().map(shown_chars).sum::<u64>() + shown_chars(&kept);
                 open.block.lines.extend(held);
                 open.block.lines.push(kept);
-                let full = open.block.lines.len() >= MAX_BLOCK_LINES
-                    || open.block.weight() as u64 >= self.budget;
+                // A block longer than the budget could never be shown whole: it goes on in a
+                // block of its own, so that its end can be shown too.
+                let full = open.block.lines.len() >= MAX_BLOCK_LINES || open.shown >= self.budget;
                 if full {
                     let trace = open.trace.clone();
                     self.close_open();
@@ -230,6 +241,7 @@ impl LogPlanner {
                         },
                         trace,
                         held: Vec::new(),
+                        shown: 0,
                     });
                 }
                 true
