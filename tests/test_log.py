@@ -403,3 +403,14 @@ def test_bad_input_stays_within_budget(name: str, budget: int) -> None:
     for i in range(0, len(data), 1 << 20):
         compressor.feed(data[i : i + (1 << 20)])
     assert compressor.finish() == shapeclip.compress(data, "bash", budget)
+
+
+@pytest.mark.parametrize("escape", ["\x1b(", "\x1b)", "\x1b(\u00e9", "\x1b"])
+def test_issue_4_an_escape_cut_off_at_a_line_end_does_not_hang(escape: str) -> None:
+    # A charset designation (`ESC (`) as a line's last bytes once sent the ANSI stripper
+    # looking for a character boundary past the end of the line, forever.
+    text = "".join(f"[{i}] compiling ok\n" for i in range(500)) + f"src/a.c:1:1: error: boom{escape}\n" + "done\n"
+    for budget in (400, 4000):
+        result = shapeclip.compress_detailed(text, "bash", budget)
+        assert result.shape == "log"
+        assert len(result.text) <= budget
