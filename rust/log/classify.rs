@@ -353,38 +353,33 @@ static KEYWORD_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
         .expect("the keywords are fixed and valid")
 });
 
-/// Every occurrence of a CamelCase suffix.
-static CAMEL_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasickBuilder::new()
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(CAMEL.iter().map(|k| k.0))
-        .expect("the suffixes are fixed and valid")
-});
-
-/// The class of the earliest keyword that stands as a word of its own.
+/// The class of the earliest keyword that stands as a word of its own, or that ends a
+/// CamelCase name (`ValueError`, `DeprecationWarning`).
 fn first_signal(line: &str) -> Class {
     let bytes = line.as_bytes();
     let mut best: Option<(usize, Class)> = None;
     let mut lower: Option<String> = None;
-    // Overlapping matches come in order of their end, so every one is looked at.
+    // Overlapping matches come in order of their end, so every one is looked at. Each CamelCase
+    // suffix is also a keyword, so one scan finds both.
     for m in KEYWORD_FINDER.find_overlapping_iter(line) {
         let (word, class) = KEYWORDS[m.pattern().as_usize()];
-        let at = m.start();
+        let (at, end) = (m.start(), m.end());
         if best.is_some_and(|(b, _)| b <= at) {
             continue;
         }
         let lower = lower.get_or_insert_with(|| line.to_ascii_lowercase());
         if standalone(line, lower, at, word) {
             best = Some((at, class));
+            continue;
         }
-    }
-    for m in CAMEL_FINDER.find_overlapping_iter(line) {
-        let class = CAMEL[m.pattern().as_usize()].1;
-        let (at, end) = (m.start(), m.end());
+        let Some(&(_, camel_class)) = CAMEL.iter().find(|(suffix, _)| *suffix == &line[at..end])
+        else {
+            continue;
+        };
         let camel = at > 0 && bytes[at - 1].is_ascii_alphanumeric();
         let closed = end == bytes.len() || matches!(bytes[end], b':' | b' ' | b'(' | b'\r');
-        if camel && closed && best.is_none_or(|(b, _)| at < b) {
-            best = Some((at, class));
+        if camel && closed {
+            best = Some((at, camel_class));
         }
     }
     best.map_or(Class::Other, |(_, c)| c)
