@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_stream import assert_every_path_agrees
 
 import shapeclip
+from test_stream import assert_every_path_agrees
 
 pytestmark = pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
 

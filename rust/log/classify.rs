@@ -9,6 +9,8 @@
 //! bytes, so a line counts the same whether it was met in the scan, in the head, in the tail or
 //! in pieces.
 
+use std::sync::LazyLock;
+
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use super::noise::{clean, last_state};
@@ -125,15 +127,23 @@ pub struct Prefilter {
     automaton: AhoCorasick,
 }
 
+/// Built once per process: a full DFA takes milliseconds to build, longer than a small
+/// input takes to scan.
+static PREFILTER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasickBuilder::new()
+        .match_kind(MatchKind::LeftmostFirst)
+        // A full DFA: one table look-up per byte, for a scan over every byte of the input.
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(PATTERNS)
+        .expect("the prefilter's patterns are fixed and valid")
+});
+
 impl Default for Prefilter {
     fn default() -> Self {
-        let automaton = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::LeftmostFirst)
-            // A full DFA: one table look-up per byte, for a scan over every byte of the input.
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(PATTERNS)
-            .expect("the prefilter's patterns are fixed and valid");
-        Prefilter { automaton }
+        // A clone shares the automaton.
+        Prefilter {
+            automaton: PREFILTER.clone(),
+        }
     }
 }
 
@@ -176,6 +186,24 @@ fn classify_clean(line: &str, start: &str) -> Class {
 
 /// Runner and build-tool closing lines. `line` is the line before escapes are removed.
 fn is_summary(line: &str, t: &str) -> bool {
+    let first = |s: &str| s.as_bytes().first().copied().unwrap_or(0);
+    let may_start_one =
+        SUMMARY_FIRST_BYTES.contains(&first(t)) || SUMMARY_FIRST_BYTES.contains(&first(line));
+    if may_start_one && summary_by_start(line, t) {
+        return true;
+    }
+    if has_exit_status(t) {
+        return true;
+    }
+    runner_counts(t)
+}
+
+/// The first bytes of every prefix `summary_by_start` looks for: a line that starts with none
+/// of them skips some twenty prefix comparisons.
+const SUMMARY_FIRST_BYTES: &[u8] = b"BFOPRSTmnot=";
+
+/// Summary lines known by how they start.
+fn summary_by_start(line: &str, t: &str) -> bool {
     let starts = |p: &str| t.starts_with(p);
     let at_start = |p: &str| line.starts_with(p);
     if t == "OK" && at_start("OK") || at_start("OK (") || starts("FAILED (") {
@@ -207,17 +235,20 @@ fn is_summary(line: &str, t: &str) -> bool {
     if starts("Found ") && t.contains(" error") && t.contains(" in ") {
         return true;
     }
-    if t.contains("short test summary info") {
-        return true;
-    }
-    if has_exit_status(t) {
-        return true;
-    }
-    runner_counts(t)
+    t.starts_with('=') && t.contains("short test summary info")
 }
 
 /// `exit status 2`, `exit code 1`, `exited with code 3`, `Exit code: 0`.
 fn has_exit_status(t: &str) -> bool {
+    // Every form has "xit" in it; most lines do not, and a byte scan is cheaper than eight
+    // substring searches.
+    if !t
+        .as_bytes()
+        .windows(3)
+        .any(|w| w.eq_ignore_ascii_case(b"xit"))
+    {
+        return false;
+    }
     [
         "exit status",
         "exit code",
@@ -256,23 +287,31 @@ const COUNT_WORDS: &[&str] = &[
 ];
 
 fn runner_counts(t: &str) -> bool {
-    let words: Vec<&str> = t
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let counted = words
+    // A count is a word of digits that ends where a separator (whitespace, ',') starts; most
+    // lines have no digit before one, and need no split into words.
+    let separated = |b: u8| b.is_ascii_whitespace() || b == b',' || b >= 0x80;
+    if !t
+        .as_bytes()
         .windows(2)
-        .any(|w| w[0].bytes().all(|b| b.is_ascii_digit()) && COUNT_WORDS.contains(&w[1]));
-    if !counted {
+        .any(|w| w[0].is_ascii_digit() && separated(w[1]))
+    {
         return false;
     }
+    let words = t
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    let (mut n, mut counted, mut timed) = (0, false, false);
+    let mut prev = "";
+    for w in words {
+        n += 1;
+        if n > 1 {
+            counted |= prev.bytes().all(|b| b.is_ascii_digit()) && COUNT_WORDS.contains(&w);
+            timed |= prev == "in" && w.starts_with(|c: char| c.is_ascii_digit());
+        }
+        prev = w;
+    }
     // A count alone on its line, or a closing line in pytest's or clang's way.
-    words.len() == 2
-        || t.starts_with('=')
-        || t.ends_with("generated.")
-        || words
-            .windows(2)
-            .any(|w| w[0] == "in" && w[1].starts_with(|c: char| c.is_ascii_digit()))
+    counted && (n == 2 || t.starts_with('=') || t.ends_with("generated.") || timed)
 }
 
 /// Keywords and the class they signal. Longer forms are listed so that a match can demand a
@@ -305,37 +344,42 @@ const CAMEL: &[(&str, Class)] = &[
     ("Warning", Class::Warning),
 ];
 
-/// The class of the earliest keyword that stands as a word of its own.
+/// Every occurrence of a keyword, in any casing (`standalone` checks the casing).
+static KEYWORD_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(KEYWORDS.iter().map(|k| k.0))
+        .expect("the keywords are fixed and valid")
+});
+
+/// The class of the earliest keyword that stands as a word of its own, or that ends a
+/// CamelCase name (`ValueError`, `DeprecationWarning`).
 fn first_signal(line: &str) -> Class {
-    let lower = line.to_ascii_lowercase();
     let bytes = line.as_bytes();
     let mut best: Option<(usize, Class)> = None;
-    for &(word, class) in KEYWORDS {
-        let mut from = 0;
-        while let Some(i) = lower[from..].find(word) {
-            let at = from + i;
-            from = at + 1;
-            if best.is_some_and(|(b, _)| b <= at) {
-                break;
-            }
-            if standalone(line, &lower, at, word) {
-                best = Some((at, class));
-                break;
-            }
+    let mut lower: Option<String> = None;
+    // Overlapping matches come in order of their end, so every one is looked at. Each CamelCase
+    // suffix is also a keyword, so one scan finds both.
+    for m in KEYWORD_FINDER.find_overlapping_iter(line) {
+        let (word, class) = KEYWORDS[m.pattern().as_usize()];
+        let (at, end) = (m.start(), m.end());
+        if best.is_some_and(|(b, _)| b <= at) {
+            continue;
         }
-    }
-    for &(suffix, class) in CAMEL {
-        let mut from = 0;
-        while let Some(i) = line[from..].find(suffix) {
-            let at = from + i;
-            from = at + 1;
-            let end = at + suffix.len();
-            let camel = at > 0 && bytes[at - 1].is_ascii_alphanumeric();
-            let closed = end == bytes.len() || matches!(bytes[end], b':' | b' ' | b'(' | b'\r');
-            if camel && closed && best.is_none_or(|(b, _)| at < b) {
-                best = Some((at, class));
-                break;
-            }
+        let lower = lower.get_or_insert_with(|| line.to_ascii_lowercase());
+        if standalone(line, lower, at, word) {
+            best = Some((at, class));
+            continue;
+        }
+        let Some(&(_, camel_class)) = CAMEL.iter().find(|(suffix, _)| *suffix == &line[at..end])
+        else {
+            continue;
+        };
+        let camel = at > 0 && bytes[at - 1].is_ascii_alphanumeric();
+        let closed = end == bytes.len() || matches!(bytes[end], b':' | b' ' | b'(' | b'\r');
+        if camel && closed {
+            best = Some((at, camel_class));
         }
     }
     best.map_or(Class::Other, |(_, c)| c)

@@ -9,6 +9,7 @@
 //! "other" count, and nothing depends on hash order.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::store::Kept;
 
@@ -33,9 +34,34 @@ pub struct Template {
     pub variants: Vec<Variant>,
 }
 
+/// FNV-1a: the keys are short and not chosen by an adversary who gains from collisions (they
+/// would only slow the table down), and `SipHash` cost more than the rest of a warning's work.
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Dedup {
-    index: HashMap<String, usize>,
+    index: HashMap<String, usize, BuildHasherDefault<Fnv>>,
+    /// The template of the line being added, reused between lines.
+    scratch: String,
     pub templates: Vec<Template>,
     /// Occurrences whose template did not fit the table.
     pub other: u64,
@@ -45,34 +71,45 @@ impl Dedup {
     /// Counts one occurrence; `line` is taken only when it is a new variant's first occurrence.
     /// Returns the template's index, or `None` past the cap.
     pub fn add(&mut self, line: Kept) -> Option<usize> {
-        let key = variant_key(&line.text).to_owned();
-        let template_key = template_of(&key);
-        let id = if let Some(&id) = self.index.get(&template_key) {
+        let text = line.text.clone();
+        self.add_with(&text, line.no, || line)
+    }
+
+    /// Counts one occurrence of the shown text `text` at line `no`; `make` is called for the
+    /// line only when it is a new variant's first occurrence, so a repeat costs no copy.
+    pub fn add_with(&mut self, text: &str, no: u64, make: impl FnOnce() -> Kept) -> Option<usize> {
+        let key = variant_key(text);
+        let mut template_key = std::mem::take(&mut self.scratch);
+        template_of(key, &mut template_key);
+        let found = self.index.get(template_key.as_str()).copied();
+        let id = if let Some(id) = found {
+            self.scratch = template_key;
             id
         } else {
             if self.templates.len() >= MAX_TEMPLATES {
+                self.scratch = template_key;
                 self.other += 1;
                 return None;
             }
             self.index.insert(template_key, self.templates.len());
             self.templates.push(Template {
                 count: 0,
-                first_line: line.no,
-                last_line: line.no,
+                first_line: no,
+                last_line: no,
                 variants: Vec::new(),
             });
             self.templates.len() - 1
         };
         let template = &mut self.templates[id];
         template.count += 1;
-        template.last_line = line.no;
+        template.last_line = no;
         if let Some(v) = template.variants.iter_mut().find(|v| v.key == key) {
             v.count += 1;
         } else if template.variants.len() < MAX_VARIANTS {
             template.variants.push(Variant {
-                key,
+                key: key.to_owned(),
                 count: 1,
-                example: line,
+                example: make(),
             });
         }
         Some(id)
@@ -81,7 +118,9 @@ impl Dedup {
     /// The template a diagnostic with this text belongs to, if the table has it.
     #[must_use]
     pub fn find(&self, text: &str) -> Option<usize> {
-        self.index.get(&template_of(variant_key(text))).copied()
+        let mut template_key = String::new();
+        template_of(variant_key(text), &mut template_key);
+        self.index.get(&template_key).copied()
     }
 
     /// The count of the template `id` (0 for `None`).
@@ -92,7 +131,7 @@ impl Dedup {
 }
 
 /// The text after a leading location such as `src/a.c:12:5: ` or `a.py:21: `.
-fn variant_key(text: &str) -> &str {
+pub fn variant_key(text: &str) -> &str {
     let t = text.trim_start();
     let mut rest = t;
     // A path-like first word followed by `:digits` fields.
@@ -120,59 +159,171 @@ fn variant_key(text: &str) -> &str {
 }
 
 /// Numbers, hex, paths and quoted names blanked out.
-fn template_of(key: &str) -> String {
-    let mut out = String::with_capacity(key.len());
-    let mut chars = key.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' | '"' | '`' => {
+fn template_of(key: &str, out: &mut String) {
+    // Every character that starts a blanked run is ASCII, so the text between such runs is
+    // copied as whole slices.
+    let bytes = key.as_bytes();
+    out.clear();
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let (keep, skip_to) = match c {
+            b'\'' | b'"' | b'`' => match memchr::memchr(c, &bytes[i + 1..]) {
                 // A quoted name: up to the closing quote on the same line.
-                let mut quoted = String::new();
-                let mut closed = false;
-                for d in chars.by_ref() {
-                    if d == c {
-                        closed = true;
-                        break;
-                    }
-                    quoted.push(d);
-                }
-                out.push(c);
-                if closed {
-                    out.push('\u{2026}');
-                    out.push(c);
-                } else {
-                    out.push_str(&quoted);
-                }
-            }
-            '0'..='9' => {
-                out.push('#');
-                while chars.peek().is_some_and(char::is_ascii_hexdigit)
-                    || chars.peek() == Some(&'x')
-                    || chars.peek() == Some(&'.')
+                Some(len) => (Some("\u{2026}"), i + 1 + len),
+                None => (None, bytes.len()),
+            },
+            b'0'..=b'9' => {
+                let mut j = i + 1;
+                while j < bytes.len()
+                    && (bytes[j].is_ascii_hexdigit() || matches!(bytes[j], b'x' | b'.'))
                 {
-                    chars.next();
+                    j += 1;
                 }
+                (Some("#"), j)
             }
-            '/' | '\\' => {
+            b'/' | b'\\' => {
                 // A path: the rest of the word.
-                out.push('/');
-                while chars
-                    .peek()
-                    .is_some_and(|d| !d.is_whitespace() && !matches!(d, ':' | ',' | ')'))
+                let mut j = i + 1;
+                while j < bytes.len()
+                    && !(bytes[j].is_ascii_whitespace()
+                        || matches!(bytes[j], b':' | b',' | b')' | 0x0b | 0x0c)
+                        || starts_unicode_space(&key[j..]))
                 {
-                    chars.next();
+                    j += 1;
+                    while !key.is_char_boundary(j) {
+                        j += 1;
+                    }
                 }
+                (Some("/"), j)
             }
-            _ => out.push(c),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        match (c, keep) {
+            // An unclosed quote keeps the rest as it is.
+            (_, None) => break,
+            (b'\'' | b'"' | b'`', Some(ellipsis)) => {
+                out.push_str(&key[copied..=i]);
+                out.push_str(ellipsis);
+                out.push(char::from(c));
+                i = skip_to + 1;
+            }
+            (_, Some(mark)) => {
+                out.push_str(&key[copied..i]);
+                out.push_str(mark);
+                i = skip_to;
+            }
         }
+        copied = i;
     }
-    out
+    out.push_str(&key[copied..]);
+}
+
+/// Whether `s` starts with a whitespace character outside ASCII (it ends a path as ASCII
+/// whitespace does).
+fn starts_unicode_space(s: &str) -> bool {
+    s.as_bytes().first().is_some_and(|&b| b >= 0x80)
+        && s.chars().next().is_some_and(char::is_whitespace)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::log::classify::{Class, Counts};
+
+    /// `template_of` one character at a time: the plain statement of what it does.
+    fn template_of_naive(key: &str) -> String {
+        let mut out = String::new();
+        let mut chars = key.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\'' | '"' | '`' => {
+                    let mut rest = String::new();
+                    let mut closed = false;
+                    for d in chars.by_ref() {
+                        if d == c {
+                            closed = true;
+                            break;
+                        }
+                        rest.push(d);
+                    }
+                    out.push(c);
+                    if closed {
+                        out.push('\u{2026}');
+                        out.push(c);
+                    } else {
+                        out.push_str(&rest);
+                    }
+                }
+                '0'..='9' => {
+                    out.push('#');
+                    while chars
+                        .peek()
+                        .is_some_and(|d| d.is_ascii_hexdigit() || matches!(d, 'x' | '.'))
+                    {
+                        chars.next();
+                    }
+                }
+                '/' | '\\' => {
+                    out.push('/');
+                    while chars
+                        .peek()
+                        .is_some_and(|d| !d.is_whitespace() && !matches!(d, ':' | ',' | ')'))
+                    {
+                        chars.next();
+                    }
+                }
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn template_of_same_as_naive() {
+        let parts = [
+            "a",
+            "Z",
+            " ",
+            "0",
+            "9",
+            "x",
+            ".",
+            "'",
+            "\"",
+            "`",
+            "/",
+            "\\",
+            ":",
+            ",",
+            ")",
+            "\u{a0}",
+            "\u{b}",
+            "\u{e9}",
+            "\u{4e2d}",
+            "warning: ",
+            "f",
+            "\t",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..50_000 {
+            let mut key = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            for _ in 0..(state % 12) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                key.push_str(parts[usize::try_from(state % parts.len() as u64).unwrap()]);
+            }
+            assert_eq!(template_of(&key), template_of_naive(&key), "{key:?}");
+        }
+    }
 
     fn kept(no: u64, text: &str) -> Kept {
         Kept {
@@ -198,6 +349,12 @@ mod tests {
             variant_key("WARNING:linecheck:a.py: 3 lines"),
             "WARNING:linecheck:a.py: 3 lines"
         );
+    }
+
+    fn template_of(key: &str) -> String {
+        let mut out = String::new();
+        super::template_of(key, &mut out);
+        out
     }
 
     #[test]

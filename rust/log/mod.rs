@@ -44,6 +44,13 @@ struct Open {
     trace: Trace,
     /// Blank lines that join the block only if it goes on after them.
     held: Vec<Kept>,
+    /// Characters the block's lines take when shown, `'\n'` included.
+    shown: u64,
+}
+
+/// Characters `line` takes when shown, `'\n'` included.
+fn shown_chars(line: &Kept) -> u64 {
+    char_count(&line.text) + 1
 }
 
 #[derive(Debug)]
@@ -136,17 +143,26 @@ impl LogPlanner {
         };
         self.counts.add(class);
         self.last_classified = (no, class);
+        if class == Class::Warning {
+            // Most warnings repeat one already in the table: count them without a copy.
+            let cleaned = clean(raw);
+            let shown = &cleaned[..byte_at_char(&cleaned, self.line_keep)];
+            let (counts, line_keep) = (self.counts, self.line_keep);
+            self.warnings.add_with(shown, no, || {
+                keep_line(raw, no, class, nl, counts, line_keep)
+            });
+            return;
+        }
         let kept = self.keep(raw, no, class, nl, self.counts);
         match class {
             Class::Summary => self.summaries.push(kept),
-            Class::Warning => {
-                self.warnings.add(kept);
-            }
+            Class::Warning => unreachable!("counted above"),
             Class::Error => {
                 let trace = Trace::open(&clean(raw));
                 let mut lines = Vec::with_capacity(2);
                 lines.extend(context);
                 lines.push(kept);
+                let shown = lines.iter().map(shown_chars).sum();
                 self.open = Some(Open {
                     block: ErrorBlock {
                         lines,
@@ -155,14 +171,15 @@ impl LogPlanner {
                     },
                     trace,
                     held: Vec::new(),
+                    shown,
                 });
             }
             Class::Other => unreachable!("returned above"),
         }
     }
 
-    /// The line before an error at `start`, when it is worth showing: not blank, and not an
-    /// error or warning (those are shown in their own right).
+    /// The line before an error at `start`, when it is worth showing: not an error or warning
+    /// (those are shown in their own right).
     fn context(&self, text: &str, start: usize, no: u64) -> Option<Kept> {
         let kept = if start > 0 {
             let from = memchr::memrchr(b'\n', &text.as_bytes()[..start - 1]).map_or(0, |i| i + 1);
@@ -175,8 +192,8 @@ impl LogPlanner {
         } else {
             self.prev.clone().filter(|p| p.no + 1 == no)?
         };
-        let worth =
-            !kept.text.trim().is_empty() && matches!(kept.class, Class::Other | Class::Summary);
+        // A blank line costs one character where a gap marker for it would cost fifty.
+        let worth = matches!(kept.class, Class::Other | Class::Summary);
         worth.then_some(kept)
     }
 
@@ -207,10 +224,12 @@ impl LogPlanner {
                 let kept = keep_line(raw, no, class, nl, self.counts, self.line_keep);
                 let open = self.open.as_mut().expect("checked above");
                 let held = std::mem::take(&mut open.held);
+                open.shown += held.iter().map(shown_chars).sum::<u64>() + shown_chars(&kept);
                 open.block.lines.extend(held);
                 open.block.lines.push(kept);
-                let full = open.block.lines.len() >= MAX_BLOCK_LINES
-                    || open.block.weight() as u64 >= self.budget;
+                // A block longer than the budget could never be shown whole: it goes on in a
+                // block of its own, so that its end can be shown too.
+                let full = open.block.lines.len() >= MAX_BLOCK_LINES || open.shown >= self.budget;
                 if full {
                     let trace = open.trace.clone();
                     self.close_open();
@@ -222,6 +241,7 @@ impl LogPlanner {
                         },
                         trace,
                         held: Vec::new(),
+                        shown: 0,
                     });
                 }
                 true

@@ -61,7 +61,9 @@ fn strip_ansi(s: &str) -> String {
             Some(b) if b.is_ascii() => j += 1,
             _ => {}
         }
-        // Never stop inside a multi-byte character.
+        // Never run past the end (`ESC (` may be the line's last two bytes), and never stop
+        // inside a multi-byte character.
+        j = j.min(bytes.len());
         while !s.is_char_boundary(j) {
             j += 1;
         }
@@ -83,6 +85,10 @@ mod tests {
         assert_eq!(clean("a\x1b(Bb"), "ab");
         assert_eq!(clean("cut \x1b["), "cut ");
         assert_eq!(clean("\x1b\u{e9}x"), "\u{e9}x");
+        // Issue 4: a charset designation cut off at the end of a line hung the planner.
+        assert_eq!(clean("a\x1b("), "a");
+        assert_eq!(clean("a\x1b)"), "a");
+        assert_eq!(clean("\x1b(\u{e9}"), "");
     }
 
     #[test]

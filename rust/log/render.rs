@@ -4,7 +4,8 @@
 //! Every number in a marker is exact. A gap's kinds come from the running counts each kept line
 //! carries, so they need no memory of the omitted lines: the classified lines in a gap are the
 //! counts before the line after it minus the counts through the line before it. Consecutive
-//! identical kept lines are shown once with `(×N)`.
+//! identical kept lines are shown once with `[shapeclip: ×N in a row]`; every note shapeclip adds
+//! to a kept line is bracketed and starts `[shapeclip:`, so it cannot be read as part of the log.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -72,12 +73,7 @@ pub fn layout(
         let mut last = line;
         let mut repeats = 1u64;
         while let Some((next, next_note)) = lines.peek() {
-            if next.no == last.no + 1
-                && next.text == line.text
-                && note.is_empty()
-                && next_note.is_empty()
-                && !line.truncated
-            {
+            if runs_on(line, note, last, next, next_note) {
                 shown_chars += next.chars + u64::from(next.nl);
                 last = next;
                 repeats += 1;
@@ -90,9 +86,8 @@ pub fn layout(
         if line.truncated {
             let _ = write!(
                 text,
-                " [\u{2026} line cut: first {} of {} chars shown]",
-                thousands(char_count(&line.text)),
-                thousands(line.chars)
+                " [shapeclip: {} more chars of this line]",
+                thousands(line.chars.saturating_sub(char_count(&line.text)))
             );
             omitted.push(LineRange {
                 first: line.no,
@@ -103,7 +98,7 @@ pub fn layout(
             shown_chars += line.chars;
         }
         if repeats > 1 {
-            let _ = write!(text, " (\u{d7}{})", thousands(repeats));
+            let _ = write!(text, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
         }
         text.push_str(note);
         shown_chars += u64::from(line.nl);
@@ -141,6 +136,105 @@ pub fn layout(
     }
 }
 
+/// Whether `next` is one more line of the run of identical lines that `line` starts and
+/// `last` ends, so that it is shown only as the run's count.
+fn runs_on(line: &Kept, note: &str, last: &Kept, next: &Kept, next_note: &str) -> bool {
+    next.no == last.no + 1
+        && next.text == line.text
+        && !line.text.trim().is_empty()
+        && note.is_empty()
+        && next_note.is_empty()
+        && !line.truncated
+}
+
+/// `layout(..).chars`, without building the text: selection asks it once per candidate.
+#[must_use]
+pub fn measure(shown: &Shown, total_lines: u64, totals: Counts, tier: Tier) -> u64 {
+    let mut chars = 0;
+    let mut prev: Option<&Kept> = None;
+    let mut lines = shown.values().peekable();
+    while let Some((line, note)) = lines.next() {
+        let prev_no = prev.map_or(0, |p| p.no);
+        if line.no > prev_no + 1 {
+            let before = prev.map_or(Counts::default(), |p| p.cum);
+            let kinds = line.cum.before(line.class).minus(before);
+            chars += gap_len(prev_no + 1, line.no - 1, kinds, tier);
+        }
+        let mut last = line;
+        let mut repeats = 1u64;
+        while let Some((next, next_note)) = lines.peek() {
+            if runs_on(line, note, last, next, next_note) {
+                last = next;
+                repeats += 1;
+                lines.next();
+            } else {
+                break;
+            }
+        }
+        let text_chars = char_count(&line.text);
+        chars += text_chars + char_count(note);
+        if line.truncated {
+            // " [shapeclip: N more chars of this line]"
+            chars += 38 + digits(line.chars.saturating_sub(text_chars));
+        }
+        if repeats > 1 {
+            // " [shapeclip: ×N in a row]"
+            chars += 24 + digits(repeats);
+        }
+        chars += u64::from(last.nl || last.no < total_lines);
+        prev = Some(last);
+    }
+    let prev_no = prev.map_or(0, |p| p.no);
+    if prev_no < total_lines {
+        let before = prev.map_or(Counts::default(), |p| p.cum);
+        chars += gap_len(prev_no + 1, total_lines, totals.minus(before), tier);
+    }
+    chars
+}
+
+/// Characters of `thousands(n)`.
+fn digits(n: u64) -> u64 {
+    let d = u64::from(n.checked_ilog10().unwrap_or(0)) + 1;
+    d + (d - 1) / 3
+}
+
+/// The counted kinds of a gap, as (count, singular, plural), in the order markers name them.
+fn gap_parts(n: u64, kinds: Counts) -> [(u64, &'static str, &'static str); 4] {
+    let other = n - kinds.errors - kinds.warnings - kinds.summaries;
+    [
+        (kinds.errors, "error line", "error lines"),
+        (kinds.warnings, "warning", "warnings"),
+        (kinds.summaries, "summary line", "summary lines"),
+        (other, "other", "other"),
+    ]
+}
+
+/// Characters of `gap(first, last, kinds, tier)`.
+fn gap_len(first: u64, last: u64, kinds: Counts, tier: Tier) -> u64 {
+    let n = last - first + 1;
+    let place = if first == last {
+        5 + digits(first)
+    } else {
+        7 + digits(first) + digits(last)
+    };
+    let mut parts = 0;
+    let mut shown = 0;
+    for (count, one, many) in gap_parts(n, kinds) {
+        if count > 0 {
+            let word = if count == 1 { one } else { many };
+            parts += digits(count) + 1 + word.len() as u64;
+            shown += 1;
+        }
+    }
+    parts += 2 * shown.max(1) - 2;
+    match tier {
+        // "[shapeclip: " place " omitted (" n " line(s): " parts ")]\n"
+        Tier::Full => 12 + place + 10 + digits(n) + if n == 1 { 7 } else { 8 } + parts + 3,
+        // "[" place " omitted: " parts "]\n"
+        Tier::Short => 1 + place + 10 + parts + 2,
+    }
+}
+
 fn merge(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
     ranges.sort_by_key(|r| r.first);
     let mut out: Vec<LineRange> = Vec::with_capacity(ranges.len());
@@ -162,21 +256,17 @@ pub fn gap(first: u64, last: u64, kinds: Counts, tier: Tier) -> String {
     } else {
         format!("lines {}-{}", thousands(first), thousands(last))
     };
-    let other = n - kinds.errors - kinds.warnings - kinds.summaries;
-    let mut parts = Vec::with_capacity(4);
-    let mut part = |count: u64, one: &str, many: &str| {
-        if count > 0 {
-            parts.push(format!(
+    let parts: Vec<String> = gap_parts(n, kinds)
+        .into_iter()
+        .filter(|p| p.0 > 0)
+        .map(|(count, one, many)| {
+            format!(
                 "{} {}",
                 thousands(count),
                 if count == 1 { one } else { many }
-            ));
-        }
-    };
-    part(kinds.errors, "error line", "error lines");
-    part(kinds.warnings, "warning", "warnings");
-    part(kinds.summaries, "summary line", "summary lines");
-    part(other, "other", "other");
+            )
+        })
+        .collect();
     match tier {
         Tier::Full => format!(
             "[shapeclip: {place} omitted ({} {}: {})]\n",
@@ -196,17 +286,24 @@ pub fn closing(left: &LeftOut, tier: Tier) -> String {
     }
     let mut what = Vec::with_capacity(2);
     if left.blocks > 0 {
+        let place = if left.blocks_first == left.blocks_last {
+            format!("at line {}", thousands(left.blocks_first))
+        } else {
+            format!(
+                "in lines {}-{}",
+                thousands(left.blocks_first),
+                thousands(left.blocks_last)
+            )
+        };
         what.push(format!(
-            "{} error {} not shown (starting between lines {} and {})",
+            "{} error {} (starting {place})",
             thousands(left.blocks),
             if left.blocks == 1 { "block" } else { "blocks" },
-            thousands(left.blocks_first),
-            thousands(left.blocks_last)
         ));
     }
     if left.warnings > 0 {
         what.push(format!(
-            "{} {} neither shown nor counted above (between lines {} and {})",
+            "{} {} of kinds with no example above (in lines {}-{})",
             thousands(left.warnings),
             if left.warnings == 1 {
                 "warning"
@@ -224,11 +321,11 @@ pub fn closing(left: &LeftOut, tier: Tier) -> String {
     };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: {}. To list them, run the command again piped through grep -n -i -E 'error|fail|warn', or through sed -n '{a},{b}p' for that stretch.]\n",
+            "[shapeclip: left out: {}. To list them, run the command again piped through grep -n -i -E 'error|fail|warn', or through sed -n '{a},{b}p' for that stretch.]\n",
             what.join("; ")
         ),
         Tier::Short => format!(
-            "[{}; grep -n -i -E 'error|fail|warn' lists them]\n",
+            "[left out: {}; grep -n -i -E 'error|fail|warn' lists them]\n",
             what.join("; ")
         ),
     }
@@ -277,6 +374,41 @@ mod tests {
             ),
             "[line 7 omitted: 1 error line]\n"
         );
+    }
+
+    #[test]
+    fn gap_len_is_the_length_of_gap() {
+        for (first, last) in [
+            (1, 1),
+            (9, 10),
+            (999, 1000),
+            (1, 1_234_567),
+            (77, 10_000_000),
+        ] {
+            for (e, w, s) in [(0, 0, 0), (1, 0, 0), (0, 2, 1), (1, 1, 1)] {
+                let n = last - first + 1;
+                let kinds = Counts {
+                    errors: e.min(n),
+                    warnings: w.min(n - e.min(n)),
+                    summaries: 0,
+                };
+                let kinds = Counts {
+                    summaries: s.min(n - kinds.errors - kinds.warnings),
+                    ..kinds
+                };
+                for tier in [Tier::Full, Tier::Short] {
+                    let text = gap(first, last, kinds, tier);
+                    assert_eq!(
+                        gap_len(first, last, kinds, tier),
+                        char_count(&text),
+                        "{text}"
+                    );
+                }
+            }
+        }
+        for n in [0, 1, 9, 10, 999, 1000, 999_999, 1_000_000, u64::MAX] {
+            assert_eq!(digits(n), char_count(&thousands(n)), "{n}");
+        }
     }
 
     #[test]

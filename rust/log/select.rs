@@ -8,13 +8,13 @@
 //! budget by construction.
 
 use super::classify::{Class, Counts, classify};
-use super::dedup::{Dedup, Template};
+use super::dedup::{Dedup, Template, variant_key};
 use super::keep_line;
 use super::render::{self, LeftOut, Shown, Tier};
 use super::store::{ErrorBlock, Evicted, Kept};
 use crate::clip::window::Window;
 use crate::engine::sink::Totals;
-use crate::plan::{Plan, Shape};
+use crate::plan::{Piece, Plan, Shape};
 use crate::profile::Profile;
 use crate::text::{char_count, thousands};
 
@@ -36,6 +36,7 @@ pub struct Found {
 /// The selection so far and what it may still take.
 struct Selection {
     shown: Shown,
+    budget: u64,
     limit: u64,
     total_lines: u64,
     total_chars: u64,
@@ -46,9 +47,15 @@ struct Selection {
 impl Selection {
     /// Takes `lines` (and `note` on the last of them) if everything still fits.
     fn try_add(&mut self, lines: &[Kept], note: &str) -> bool {
+        let last = lines.last().map_or(0, |l| l.no);
+        self.try_add_noted(lines, note, last)
+    }
+
+    /// Takes `lines`, with `note` on line `note_on`, if everything still fits.
+    fn try_add_noted(&mut self, lines: &[Kept], note: &str, note_on: u64) -> bool {
         let mut added = Vec::new();
-        for (i, line) in lines.iter().enumerate() {
-            let note = if i + 1 == lines.len() { note } else { "" };
+        for line in lines {
+            let note = if line.no == note_on { note } else { "" };
             if let Some(old) = self.shown.get_mut(&line.no) {
                 if old.1.is_empty() && !note.is_empty() {
                     added.push((line.no, true));
@@ -78,14 +85,19 @@ impl Selection {
     }
 
     fn length(&self) -> u64 {
-        render::layout(
-            &self.shown,
-            self.total_lines,
-            self.total_chars,
-            self.counts,
-            self.tier,
-        )
-        .chars
+        let chars = render::measure(&self.shown, self.total_lines, self.counts, self.tier);
+        debug_assert_eq!(
+            chars,
+            render::layout(
+                &self.shown,
+                self.total_lines,
+                self.total_chars,
+                self.counts,
+                self.tier
+            )
+            .chars
+        );
+        chars
     }
 }
 
@@ -103,9 +115,10 @@ pub fn plan(
     } else {
         Tier::Short
     };
-    let reserve = render::widest_closing(totals.lines, tier);
+    let reserve = render::widest_closing(totals.lines, tier) + 1;
     let mut sel = Selection {
         shown: Shown::new(),
+        budget,
         limit: budget.checked_sub(reserve)?,
         total_lines: totals.lines,
         total_chars: totals.chars,
@@ -120,8 +133,9 @@ pub fn plan(
         }
     };
     let long = std::mem::take(&mut found.long_lines);
-    let head = head_lines(window, budget / 10, found.line_keep);
-    let tail = tail_lines(window, totals, found.counts, budget / 8, found.line_keep);
+    let mut head = head_lines(window, budget / 10, found.line_keep);
+    let mut tail = tail_lines(window, totals, found.counts, budget / 8, found.line_keep);
+    keep_blocks_whole(&mut head, &mut tail, &found.blocks);
     for k in found.blocks.iter_mut().flat_map(|b| b.lines.iter_mut()) {
         fix(k, &long);
     }
@@ -144,9 +158,16 @@ pub fn plan(
     };
     let layout = render::layout(&sel.shown, totals.lines, totals.chars, found.counts, tier);
     let mut pieces = layout.pieces;
-    let closing = render::closing(&left, tier);
+    let mut closing = render::closing(&left, tier);
     if !closing.is_empty() {
-        pieces.push(crate::plan::Piece::Marker(closing));
+        // A last line without '\n' must not run into the marker (the reserve has room for it).
+        let glued = pieces.last().is_some_and(|p| match p {
+            Piece::Kept(s) | Piece::Marker(s) => !s.ends_with('\n'),
+        });
+        if glued {
+            closing.insert(0, '\n');
+        }
+        pieces.push(Piece::Marker(closing));
     }
     Some(Plan {
         shape: Shape::Log,
@@ -197,16 +218,17 @@ fn select_errors(
             continue;
         }
         let block = &blocks[i];
-        let note = match block.template {
-            Some(t) if !noted[t] => repeat_note(
-                &found.errors.templates[t],
-                &block.lines[block.lines.len() - 1],
-            ),
+        // The count goes on the error line the block is known by, not after its notes.
+        let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
+        let note = match (block.template, key) {
+            (Some(t), Some(key)) if !noted[t] => repeat_note(&found.errors.templates[t], key),
             _ => String::new(),
         };
-        let mut ok = sel.try_add(&block.lines, &note);
-        if !ok && rank < kinds && block.lines.len() > 4 {
-            // A block too long to show whole: its first lines and its last ones.
+        let mut ok = sel.try_add_noted(&block.lines, &note, key.map_or(0, |k| k.no));
+        let shown_chars: u64 = block.lines.iter().map(|l| char_count(&l.text) + 1).sum();
+        if !ok && rank < kinds && block.lines.len() > 4 && shown_chars > sel.budget / 4 {
+            // A block too long to show whole next to others: its first lines and its last
+            // ones, the gap between them labelled. A shorter block is shown whole or not at all.
             let mut part: Vec<Kept> = block.lines[..2].to_vec();
             part.extend_from_slice(&block.lines[block.lines.len() - 2..]);
             ok = sel.try_add(&part, "");
@@ -246,7 +268,7 @@ fn repeat_note(t: &Template, example: &Kept) -> String {
     let same = t
         .variants
         .iter()
-        .find(|v| v.example.no == example.no)
+        .find(|v| v.key == variant_key(&example.text))
         .map_or(1, |v| v.count);
     let range = format!(
         "lines {}-{}",
@@ -254,10 +276,15 @@ fn repeat_note(t: &Template, example: &Kept) -> String {
         thousands(t.last_line)
     );
     if same == t.count {
-        format!(" (\u{d7}{}, {range})", thousands(t.count))
+        format!(" [shapeclip: \u{d7}{} in {range}]", thousands(t.count))
+    } else if same == 1 {
+        format!(
+            " [shapeclip: 1 of {} of this kind in {range}]",
+            thousands(t.count)
+        )
     } else {
         format!(
-            " (\u{d7}{} identical; \u{d7}{} of this kind, {range})",
+            " [shapeclip: \u{d7}{} identical; {} of this kind in {range}]",
             thousands(same),
             thousands(t.count)
         )
@@ -311,7 +338,7 @@ fn select_warnings(
     for (count, _, i, j) in rest {
         let v = &templates[i].variants[j];
         let note = if count > 1 {
-            format!(" (\u{d7}{} identical)", thousands(count))
+            format!(" [shapeclip: \u{d7}{} identical]", thousands(count))
         } else {
             String::new()
         };
@@ -344,6 +371,29 @@ fn select_warnings(
         left.warnings_last = sel.total_lines;
     }
     left
+}
+
+/// Ends the head before, and starts the tail after, any error block they would cut: an error
+/// shown without the rest of its trace (or a trace without its error) misleads. The block
+/// itself competes for room with the others.
+fn keep_blocks_whole(head: &mut Vec<Kept>, tail: &mut Vec<Kept>, blocks: &[ErrorBlock]) {
+    for block in blocks {
+        let (Some(first), Some(last)) = (block.lines.first(), block.lines.last()) else {
+            continue;
+        };
+        if head
+            .last()
+            .is_some_and(|h| h.no >= first.no && h.no < last.no)
+        {
+            head.retain(|h| h.no < first.no);
+        }
+        if tail
+            .first()
+            .is_some_and(|t| t.no > first.no && t.no <= last.no)
+        {
+            tail.retain(|t| t.no > last.no);
+        }
+    }
 }
 
 /// The complete lines at the start of `window.head`, within `room` characters.

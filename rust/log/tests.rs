@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use super::classify::Class;
 use crate::engine::Engine;
 use crate::plan::Shape;
 use crate::profile::Profile;
@@ -18,25 +19,103 @@ fn compress(input: &[u8], budget: u64, chunk: usize) -> (String, Shape) {
 
 /// A build log with errors, tracebacks, repeated warnings and a summary.
 fn build_log(lines: usize) -> String {
+    labelled_build_log(lines).0
+}
+
+/// [`build_log`] with the class of each of its lines, known by construction.
+fn labelled_build_log(lines: usize) -> (String, Vec<Class>) {
+    use Class::{Error, Other, Summary, Warning};
     let mut s = String::new();
+    let mut labels = Vec::new();
     for i in 1..=lines {
         match i % 97 {
-            13 => writeln!(
-                s,
-                "src/m{i}.c:{i}:5: warning: unused variable 'v{}' [-Wunused-variable]",
-                i % 5
-            ),
-            50 if i % 3 == 0 => writeln!(
-                s,
-                "Traceback (most recent call last):\n  File \"t{i}.py\", line {i}, in f\n    g()\nValueError: bad value {i}"
-            ),
-            70 if i % 7 == 0 => writeln!(s, "src/e{i}.c:3:1: error: 'x{i}' undeclared\n    3 | x{i}\n      | ^"),
-            _ => writeln!(s, "compiling module_{i} ... ok"),
+            13 => {
+                let k = i % 5;
+                writeln!(
+                    s,
+                    "src/m{i}.c:{i}:5: warning: unused variable 'v{k}' [-Wunused-variable]"
+                )
+                .expect("writing to a String");
+                labels.push(Warning);
+            }
+            50 if i % 3 == 0 => {
+                writeln!(
+                    s,
+                    "Traceback (most recent call last):\n  File \"t{i}.py\", line {i}, in f\n    g()\nValueError: bad value {i}"
+                )
+                .expect("writing to a String");
+                labels.extend([Error, Other, Other, Error]);
+            }
+            70 if i % 7 == 0 => {
+                writeln!(
+                    s,
+                    "src/e{i}.c:3:1: error: 'x{i}' undeclared\n    3 | x{i}\n      | ^"
+                )
+                .expect("writing to a String");
+                labels.extend([Error, Other, Other]);
+            }
+            _ => {
+                writeln!(s, "compiling module_{i} ... ok").expect("writing to a String");
+                labels.push(Other);
+            }
         }
-        .expect("writing to a String");
     }
     s.push_str("==== 3 failed, 1985 passed in 12.31s ====\n");
-    s
+    labels.push(Summary);
+    (s, labels)
+}
+
+/// The numbers of a gap marker: first and last line, line count, and the kinds it names.
+fn parse_gap(marker: &str) -> Option<(u64, u64, Option<u64>, [u64; 4])> {
+    let num = |s: &str| s.replace(',', "").parse::<u64>().ok();
+    let rest = marker.strip_prefix("[shapeclip: ").unwrap_or(&marker[1..]);
+    let rest = rest
+        .strip_prefix("lines ")
+        .or_else(|| rest.strip_prefix("line "))?;
+    let (place, rest) = rest.split_once(" omitted")?;
+    let (a, b) = place.split_once('-').unwrap_or((place, place));
+    let (count, kinds) = match rest.strip_prefix(" (") {
+        Some(full) => {
+            let (n, kinds) = full.split_once(" line")?;
+            (num(n), kinds.split_once(": ")?.1.strip_suffix(")]")?)
+        }
+        None => (None, rest.strip_prefix(": ")?.strip_suffix(']')?),
+    };
+    let mut said = [0; 4];
+    for part in kinds.split(", ") {
+        let (n, word) = part.split_once(' ')?;
+        let slot = match word.trim_end_matches('s') {
+            "error line" => 0,
+            "warning" => 1,
+            "summary line" => 2,
+            "other" => 3,
+            _ => return None,
+        };
+        said[slot] += num(n)?;
+    }
+    Some((num(a)?, num(b)?, count, said))
+}
+
+/// Every gap marker against a count over the labels, which never went through the classifier.
+#[test]
+fn gap_markers_agree_with_an_independent_count() {
+    let (input, labels) = labelled_build_log(6000);
+    for budget in [400, 1000, 2000, 4000, 16_000] {
+        let (text, shape) = compress(input.as_bytes(), budget, 1 << 20);
+        assert_eq!(shape, Shape::Log);
+        let mut markers = 0;
+        for row in text.lines().filter(|r| r.contains(" omitted")) {
+            let (a, b, count, said) = parse_gap(row).unwrap_or_else(|| panic!("{row}"));
+            let mut expected = [0; 4];
+            for class in &labels[usize::try_from(a - 1).unwrap()..usize::try_from(b).unwrap()] {
+                expected[*class as usize] += 1;
+            }
+            assert_eq!(said, expected, "budget {budget}: {row}");
+            assert!(count.is_none_or(|n| n == b - a + 1), "{row}");
+            markers += 1;
+        }
+        assert!(markers > 0, "budget {budget}: {text}");
+    }
 }
 
 #[test]

@@ -1,0 +1,237 @@
+"""Makes the log planner's golden files by running real programs on this machine.
+
+Each case writes a small project into a scratch directory, runs a real tool on it (pytest -v,
+unittest, mypy --strict, gcc under make -k, a Python program that logs through a traceback,
+cargo test) and saves what the tool printed, stdout and stderr interleaved as a terminal shows
+them, as `log/<name>.txt`. Then `compress(input, "bash", budget)` for each budget in `BUDGETS`
+goes to `log/<name>.<budget>.expected`, which `tests/test_golden_log.py` compares against.
+
+    python tests/golden/make_log_goldens.py            # rerun the programs, then refresh
+    python tests/golden/make_log_goldens.py --refresh  # only recompute the expected outputs
+
+The inputs are committed, so CI never needs the programs; rerunning them changes timings and
+paths in the inputs, which is why `--refresh` exists. Paths are those of the scratch directory,
+`/tmp/shapeclip-golden/<name>`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import shapeclip
+
+HERE = Path(__file__).resolve().parent / "log"
+SCRATCH = Path("/tmp/shapeclip-golden")
+BUDGETS = (4000, 16000)
+TOOL = "bash"
+
+
+def run(cmd: list[str], cwd: Path) -> bytes:
+    """What `cmd` printed, both streams in the order it wrote them; its exit status is expected to fail."""
+    done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+    return done.stdout
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+
+
+def pytest_verbose_one_failure_among_400(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "shop/cart.py": """
+                def total(prices, discount=0.0):
+                    subtotal = sum(prices)
+                    return round(apply_discount(subtotal, discount), 2)
+
+                def apply_discount(amount, discount):
+                    if not 0 <= discount < 1:
+                        raise ValueError(f"discount out of range: {discount}")
+                    return amount * (1 - discount)
+            """,
+            "tests/test_cart.py": """
+                import pytest
+                from shop.cart import total
+
+                @pytest.mark.parametrize("n", range(399))
+                def test_total_of_n_items(n):
+                    assert total([1.0] * n) == n
+
+                def test_full_discount_is_free():
+                    assert total([10.0, 5.0], discount=1.0) == 0
+            """,
+            "conftest.py": "",
+        },
+    )
+    return run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "--color=yes", "tests"], root)
+
+
+def unittest_one_failure_one_error_among_300(root: Path) -> bytes:
+    cases = "\n".join(
+        f"    def test_parse_{i:03}(self):\n"
+        f"        self.assertEqual(parse_version('{i}.{i % 7}.{i % 3}'), ({i}, {i % 7}, {i % 3}))\n"
+        for i in range(298)
+    )
+    write(
+        root,
+        {
+            "version.py": """
+                def parse_version(text):
+                    major, minor, patch = text.split(".")
+                    return int(major), int(minor), int(patch)
+            """,
+            "test_version.py": "import unittest\nfrom version import parse_version\n\n\n"
+            "class TestParse(unittest.TestCase):\n" + cases + "\n"
+            "    def test_prerelease(self):\n        self.assertEqual(parse_version('1.2.3rc1'), (1, 2, 3))\n\n"
+            "    def test_two_parts(self):\n        self.assertEqual(parse_version('1.2'), (1, 2, 0))\n",
+        },
+    )
+    return run([sys.executable, "-m", "unittest", "-v", "test_version"], root)
+
+
+def mypy_strict_on_untyped_sortedcontainers(root: Path) -> bytes:
+    import sortedcontainers  # a dependency of hypothesis: real, untyped code
+
+    shutil.copytree(Path(sortedcontainers.__file__).parent, root / "sortedcontainers")
+    return run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "sortedcontainers"], root)
+
+
+def gcc_make_warnings_then_an_error(root: Path) -> bytes:
+    files = {}
+    for i in range(40):
+        files[f"src/unit{i:02}.c"] = f"""
+            #include <string.h>
+            int unit{i:02}_count(const char *s, int limit) {{
+                int unused_{i};
+                unsigned n = strlen(s);
+                int i;
+                for (i = 0; i < n; i++) {{
+                    if (s[i] == 'x') limit--;
+                }}
+                return limit;
+            }}
+        """
+    files["src/unit17.c"] = files["src/unit17.c"].replace("return limit;", "return limt;")
+    objs = " ".join(f"build/unit{i:02}.o" for i in range(40))
+    files["Makefile"] = (
+        f"CFLAGS = -Wall -Wextra -O2\nall: libunits.a\nlibunits.a: {objs}\n\tar rcs $@ $^\n"
+        "build/%.o: src/%.c\n\t@mkdir -p build\n\tgcc $(CFLAGS) -c $< -o $@\n"
+    )
+    write(root, files)
+    return run(["make", "-k", "-j1"], root)
+
+
+def python_traceback_buried_in_3000_log_lines(root: Path) -> bytes:
+    write(
+        root,
+        {
+            "worker.py": """
+                import logging
+                import sys
+
+                logging.basicConfig(stream=sys.stdout, level=logging.INFO,
+                                    format="%(levelname)s %(name)s: %(message)s")
+                log = logging.getLogger("worker")
+                PRICES = {f"sku-{i}": i * 1.5 for i in range(3000) if i != 1717}
+
+                def price(sku):
+                    try:
+                        return PRICES[sku]
+                    except KeyError as exc:
+                        raise LookupError(f"no price for {sku}") from exc
+
+                def handle(job):
+                    return round(price(f"sku-{job}") * 1.2, 2)
+
+                done = 0
+                for job in range(3000):
+                    try:
+                        log.info("job %d: charged %.2f", job, handle(job))
+                        done += 1
+                    except LookupError:
+                        log.exception("job %d failed", job)
+                print(f"{done} of 3000 jobs done, {3000 - done} failed")
+                sys.exit(1 if done < 3000 else 0)
+            """
+        },
+    )
+    return run([sys.executable, "worker.py"], root)
+
+
+def cargo_test_one_panic_among_500(root: Path) -> bytes:
+    tests = "\n".join(
+        f"    #[test]\n    fn checksum_of_block_{i:02}() {{\n"
+        f"        assert_eq!(checksum(&[{i % 256}u8; 4]), {i % 256 * 4});\n    }}\n"
+        for i in range(499)
+    )
+    write(
+        root,
+        {
+            "Cargo.toml": '[package]\nname = "blocks"\nversion = "0.1.0"\nedition = "2021"\n',
+            "src/lib.rs": "pub fn checksum(bytes: &[u8]) -> u32 {\n    bytes.iter().map(|&b| u32::from(b)).sum()\n}\n\n"
+            "pub fn block_at(blocks: &[Vec<u8>], i: usize) -> &[u8] {\n    &blocks[i]\n}\n\n"
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n\n" + tests + "\n"
+            "    #[test]\n    fn last_block_is_found() {\n"
+            "        let blocks = vec![vec![1u8], vec![2u8]];\n"
+            "        assert_eq!(block_at(&blocks, blocks.len()), &[2u8]);\n    }\n}\n",
+        },
+    )
+    return run(["cargo", "test", "--offline", "--target-dir", str(root / "target")], root)
+
+
+CASES: dict[str, Callable[[Path], bytes]] = {
+    f.__name__: f
+    for f in (
+        pytest_verbose_one_failure_among_400,
+        unittest_one_failure_one_error_among_300,
+        mypy_strict_on_untyped_sortedcontainers,
+        gcc_make_warnings_then_an_error,
+        python_traceback_buried_in_3000_log_lines,
+        cargo_test_one_panic_among_500,
+    )
+}
+
+
+def expected_path(name: str, budget: int) -> Path:
+    return HERE / f"{name}.{budget}.expected"
+
+
+def refresh() -> None:
+    """Recomputes every expected output from the committed inputs."""
+    if shapeclip.backend() != "native":
+        sys.exit("the native core is not built: expected outputs come from it")
+    for source in sorted(HERE.glob("*.txt")):
+        data = source.read_bytes()
+        for budget in BUDGETS:
+            text = shapeclip.compress(data, TOOL, budget)
+            expected_path(source.stem, budget).write_text(text, encoding="utf-8", newline="")
+            print(f"{source.stem}.{budget}: {len(data):,} bytes -> {len(text):,} chars")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--refresh", action="store_true", help="only recompute the expected outputs")
+    parser.add_argument("cases", nargs="*", help="rerun only these cases (default: all)")
+    args = parser.parse_args()
+    if not args.refresh:
+        HERE.mkdir(parents=True, exist_ok=True)
+        for name in args.cases or CASES:
+            root = SCRATCH / name
+            shutil.rmtree(root, ignore_errors=True)
+            root.mkdir(parents=True)
+            (HERE / f"{name}.txt").write_bytes(CASES[name](root))
+    refresh()
+
+
+if __name__ == "__main__":
+    main()
