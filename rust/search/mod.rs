@@ -16,7 +16,8 @@ pub mod table;
 use crate::engine::sink::{Block, Sink};
 use crate::text::{byte_at_char, char_count};
 use line::{
-    RowParse, is_diagnostic, looks_like_heading, parse_bare_row, parse_path_row, row_after,
+    RowParse, is_diagnostic, is_diagnostic_after_number, looks_like_heading, parse_bare_row,
+    parse_path_row, run_row,
 };
 use table::{FileTable, Other, ROW_CHARS_SHOWN, Row, SPILLED};
 
@@ -188,18 +189,16 @@ impl SearchPlanner {
             if !rest.starts_with(path) {
                 break;
             }
-            let row = if bare {
-                parse_bare_row(rest)
-            } else {
-                row_after(rest, path.len())
-            };
-            let (Some(row), Some(nl)) = (row, memchr::memchr(b'\n', rest)) else {
+            let (Some((is_match, text)), Some(nl)) =
+                (run_row(rest, path.len()), memchr::memchr(b'\n', rest))
+            else {
                 break;
             };
+            // `text <= nl`: the digits and their separator are not `'\n'`.
             rows += 1;
-            if row.is_match {
+            if is_match {
                 matches += 1;
-                diagnostics += u64::from(is_diagnostic(&rest[row.row_start..nl]));
+                diagnostics += u64::from(is_diagnostic_after_number(&rest[text..nl]));
             }
             start += nl + 1;
         }
