@@ -87,6 +87,8 @@ def reference_counts(output: SearchOutput) -> dict[str, int]:
 
 _FILE = re.compile(r"^(.+) \(([\d,]+) match(?:es)?(?:, showing ([\d,]+))?\)$")
 _DIR = re.compile(r"^(.+) \((other )?([\d,]+) files?, ([\d,]+) match(?:es)?\)$")
+#: Files past the planner's table cap, counted in their directory: `dir/ (N files directly inside, ...)`.
+_DIRECT = re.compile(r"^(.+) \((other )?([\d,]+) files? directly inside, ([\d,]+) match(?:es)?\)$")
 _TOTALS = re.compile(r"\[shapeclip: ([\d,]+) of ([\d,]+) matched lines? omitted[.;]")
 _ROW = re.compile(r"^\d+([:-])")
 
@@ -109,6 +111,7 @@ def check_map(out: str, truth: dict[str, int]) -> None:
     assert all(path.startswith(prefix) for path in truth)
     named: dict[str, int] = {}
     dirs: list[tuple[str, int, int]] = []
+    direct: list[tuple[str, int, int]] = []
     shown_matches = 0
     rows_under: int | None = None
     for line in out.splitlines():
@@ -120,6 +123,9 @@ def check_map(out: str, truth: dict[str, int]) -> None:
             assert path not in named, f"{path} named twice"
             named[path] = count
             rows_under = number(showing) if showing else None
+        elif m := _DIRECT.match(line):
+            label = "" if m[1] in ("(top level)", prefix) else m[1]
+            direct.append((label, number(m[3]), number(m[4])))
         elif m := _DIR.match(line):
             label = "" if m[1] in ("all files", prefix) else m[1]
             dirs.append((label, number(m[3]), number(m[4])))
@@ -128,19 +134,25 @@ def check_map(out: str, truth: dict[str, int]) -> None:
             if rows_under is not None:
                 rows_under -= 1
     assert not rows_under, f"a header promised {rows_under} more match rows"
+    # A line for the files directly inside a directory counts those no file line names.
+    for label, files, matches in direct:
+        inside = [p for p in shown if p.startswith(label) and not re.search(r"[/\\]", p[len(label) :])]
+        rest = [p for p in inside if p not in named]
+        assert (files, matches) == (len(rest), sum(shown[p] for p in rest)), f"directly inside {label!r}\n{out}"
     # Each directory line counts the files under it that no other line accounts for.
     for label, files, matches in dirs:
         inside = [p for p in shown if p.startswith(label)]
         accounted = [p for p in inside if p in named]
         nested = [(f, m) for d, f, m in dirs if d != label and d.startswith(label)]
+        nested += [(f, m) for d, f, m in direct if d.startswith(label)]
         assert files == len(inside) - len(accounted) - sum(f for f, _ in nested), f"files under {label!r}"
         assert matches == sum(shown[p] for p in inside) - sum(named[p] for p in accounted) - sum(
             m for _, m in nested
         ), f"matches under {label!r}\n{out}"
     for path in shown:
-        assert path in named or any(path.startswith(d) for d, _, _ in dirs), f"{path} is not accounted for"
-    assert len(named) + sum(f for _, f, _ in dirs) == len(truth)
-    assert sum(named.values()) + sum(m for _, _, m in dirs) == sum(truth.values())
+        assert path in named or any(path.startswith(d) for d, _, _ in dirs + direct), f"{path} is not accounted for"
+    assert len(named) + sum(f for _, f, _ in dirs + direct) == len(truth)
+    assert sum(named.values()) + sum(m for _, _, m in dirs + direct) == sum(truth.values())
     totals = _TOTALS.search(out)
     assert totals is not None, out
     assert number(totals[2]) == sum(truth.values())
@@ -253,3 +265,38 @@ def test_a_50_mb_match_line_is_cut_with_an_exact_marker() -> None:
     assert len(result.text) <= 4000
     assert f"7:{'y' * 298} [shapeclip: {len(row_text) - 300:,} more chars of this line]\n" in result.text
     assert "src/big.rs (1 match)" in result.text
+
+
+@given(
+    files=st.integers(1025, 4000),
+    dirs=st.integers(1, 60),
+    budget=st.integers(300, 3000),
+    seed=st.integers(0, 2**32),
+)
+def test_files_past_the_table_cap_are_still_counted_exactly(files: int, dirs: int, budget: int, seed: int) -> None:
+    """Issue 3: the planner's per-file table holds at most max(1,024, 4 x (budget/12 + 1)) files;
+    later files are counted by directory, and every printed number stays exact."""
+    rng = random.Random(seed)
+    tree = [f"src/{rng.choice(DIRS)}{d}/" + rng.choice(["", "sub/"]) for d in range(dirs)]
+    listed: list[tuple[str, list[int]]] = []
+    for i in range(files):
+        path = f"{tree[i * dirs // files]}{i}{rng.choice(NAMES)}"
+        # As in `search_outputs`: a spaced path needs an extension to be told from context.
+        if " " in path and "." not in path.rsplit("/", 1)[1]:
+            path += ".txt"
+        listed.append((path, sorted(rng.sample(range(1, 60), rng.randint(1, 3)))))
+    output = SearchOutput(render(listed, "plain", 0, seed), tuple((p, tuple(m)) for p, m in listed))
+    result = shapeclip.compress_detailed(output.text, "grep", budget)
+    assert len(result.text) <= budget
+    assert result.shape == "search", result.text
+    check_map(result.text, reference_counts(output))
+
+
+def test_a_directory_of_files_past_the_cap_is_listed_with_exact_totals() -> None:
+    """At budget 1,000 the table holds 1,024 files; `b/c/`'s files come later and have only totals,
+    which the roll-up still shows as a directory line with exact counts."""
+    listed = [(f"a/f{i}.py", [1, 2]) for i in range(1024)] + [(f"b/c/g{i}.py", [3]) for i in range(3)]
+    output = SearchOutput(render(listed, "plain", 0, 7), tuple((p, tuple(m)) for p, m in listed))
+    result = shapeclip.compress_detailed(output.text, "grep", 1000)
+    assert "\nb/c/ (3 files, 3 matches)\n" in result.text, result.text
+    check_map(result.text, reference_counts(output))

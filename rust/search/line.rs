@@ -51,6 +51,34 @@ fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, bool)> {
     Some((n, next == b':'))
 }
 
+/// The counting path's parse of a row whose path (`path_len` bytes, 0 under a heading) is
+/// known: whether it is a match, and where the text after its `NN:` or `NN-` starts. Accepts
+/// exactly the rows [`row_after`] (or [`parse_bare_row`] when `path_len` is 0) accepts, without
+/// computing the line number.
+#[must_use]
+pub fn run_row(line: &[u8], path_len: usize) -> Option<(bool, usize)> {
+    let (s, sep) = if path_len == 0 {
+        (line, None)
+    } else {
+        let sep = *line.get(path_len)?;
+        if sep != b':' && sep != b'-' {
+            return None;
+        }
+        (&line[path_len + 1..], Some(sep))
+    };
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 19 {
+        return None;
+    }
+    let next = *s.get(digits)?;
+    let ok = match sep {
+        Some(want) => next == want,
+        None => next == b':' || next == b'-',
+    };
+    let start = line.len() - s.len() + digits + 1;
+    ok.then_some((next == b':', start))
+}
+
 /// A bare row under a `--heading` path: `NN:text` (match) or `NN-text` (context).
 #[must_use]
 pub fn parse_bare_row(line: &[u8]) -> Option<RowParse> {
@@ -214,9 +242,12 @@ const SEVERITIES: [&[u8]; 5] = [b"error", b"warning", b"note", b"info", b"fatal 
 /// a real search result rarely reads like this; a whole output of them is a build log.
 #[must_use]
 pub fn is_diagnostic(row_text: &[u8]) -> bool {
-    let Some(mut rest) = after_number(row_text) else {
-        return false;
-    };
+    after_number(row_text).is_some_and(is_diagnostic_after_number)
+}
+
+/// [`is_diagnostic`] for the text after a match row's `NN:`, for callers that parsed it.
+#[must_use]
+pub fn is_diagnostic_after_number(mut rest: &[u8]) -> bool {
     if let Some(after_column) = after_number(rest) {
         rest = after_column;
     }

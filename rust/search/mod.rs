@@ -16,9 +16,10 @@ pub mod table;
 use crate::engine::sink::{Block, Sink};
 use crate::text::{byte_at_char, char_count};
 use line::{
-    RowParse, is_diagnostic, looks_like_heading, parse_bare_row, parse_path_row, row_after,
+    RowParse, is_diagnostic, is_diagnostic_after_number, looks_like_heading, parse_bare_row,
+    parse_path_row, run_row,
 };
-use table::{FileTable, Other, ROW_CHARS_SHOWN, Row};
+use table::{FileTable, Other, ROW_CHARS_SHOWN, Row, SPILLED};
 
 /// Lines that must parse as search output before the planner believes it.
 pub const MIN_SEARCH_LINES: u64 = 20;
@@ -181,25 +182,23 @@ impl SearchPlanner {
         let path = if bare {
             &[][..]
         } else {
-            self.table.files[file].path.as_bytes()
+            self.table.entry(file).path.as_bytes()
         };
         let (mut rows, mut matches, mut diagnostics) = (0u64, 0u64, 0u64);
         while let Some(rest) = text.get(start..) {
             if !rest.starts_with(path) {
                 break;
             }
-            let row = if bare {
-                parse_bare_row(rest)
-            } else {
-                row_after(rest, path.len())
-            };
-            let (Some(row), Some(nl)) = (row, memchr::memchr(b'\n', rest)) else {
+            let (Some((is_match, text)), Some(nl)) =
+                (run_row(rest, path.len()), memchr::memchr(b'\n', rest))
+            else {
                 break;
             };
+            // `text <= nl`: the digits and their separator are not `'\n'`.
             rows += 1;
-            if row.is_match {
+            if is_match {
                 matches += 1;
-                diagnostics += u64::from(is_diagnostic(&rest[row.row_start..nl]));
+                diagnostics += u64::from(is_diagnostic_after_number(&rest[text..nl]));
             }
             start += nl + 1;
         }
@@ -280,7 +279,7 @@ impl SearchPlanner {
                 // `2024-01-02/x.c:3:y` reads as a bare row `2024-` too; a sure path row wins.
                 // So does a row of the held line's own path (`2024-01-02/a b/x.c:2:y` after
                 // `2024-01-02/a b/x.c:1:z`): both are rows of one file, not a heading and a row.
-                let current = self.current.map(|i| self.table.files[i].path.as_str());
+                let current = self.current.map(|i| self.table.entry(i).path.as_str());
                 let path_row = parse_path_row(line, current).is_some_and(|r| {
                     r.certain
                         || self.pending.as_ref().is_some_and(|p| {
@@ -301,7 +300,7 @@ impl SearchPlanner {
                 }
             }
         }
-        let current = self.current.map(|i| self.table.files[i].path.as_str());
+        let current = self.current.map(|i| self.table.entry(i).path.as_str());
         if let Some(row) = parse_path_row(line, current) {
             // After a blank line, `lib/a-1-b/Makefile` is a heading, not a row of `lib/a`.
             if after_blank && !row.certain && self.heading.is_none() && looks_like_heading(line) {
@@ -386,7 +385,7 @@ impl SearchPlanner {
             return;
         }
         for d in std::mem::take(&mut self.deferred) {
-            let current = path.or(self.current.map(|i| self.table.files[i].path.as_str()));
+            let current = path.or(self.current.map(|i| self.table.entry(i).path.as_str()));
             if let Some(row) = parse_path_row(&d.line, current) {
                 // `is_current` is about `path` here, which may not be the current file.
                 let row = RowParse {
@@ -413,9 +412,9 @@ impl SearchPlanner {
         let file = match self.current {
             Some(i) if row.is_current => i,
             _ => {
-                let known = self.table.files.len();
+                let known = self.table.file_count();
                 let i = self.table.file(path);
-                if i == known {
+                if self.table.file_count() > known {
                     self.grow_fold(2);
                 }
                 i
@@ -440,7 +439,8 @@ impl SearchPlanner {
             self.diagnostic_rows += 1;
         }
         self.table.count_row(file, row.is_match);
-        if !self.fold_possible && !self.table.wants_row(file, row.is_match) {
+        // A file past the table's cap keeps no rows (the fold is out of reach long before).
+        if file == SPILLED || (!self.fold_possible && !self.table.wants_row(file, row.is_match)) {
             return;
         }
         let text = &line[row.row_start..];
@@ -453,7 +453,7 @@ impl SearchPlanner {
         let prefix_chars = if row.path_len == 0 {
             0
         } else {
-            self.table.files[file].path_chars + 1
+            self.table.entry(file).path_chars + 1
         };
         let kept = Row {
             text: text.to_owned(),
@@ -492,7 +492,12 @@ impl SearchPlanner {
             }
             OpenLine::Row { file, row } => {
                 self.grow_fold(chars);
-                if let Some(r) = self.table.files[file].rows.get_mut(row) {
+                if let Some(r) = self
+                    .table
+                    .files
+                    .get_mut(file)
+                    .and_then(|f| f.rows.get_mut(row))
+                {
                     if self.fold_possible {
                         r.text.push_str(piece);
                     }

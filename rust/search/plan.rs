@@ -14,7 +14,7 @@
 
 use super::SearchPlanner;
 use super::rollup::{file_line, roll_up};
-use super::table::{FileEntry, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row};
+use super::table::{FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row};
 use crate::engine::sink::Totals;
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::text::{byte_at_char, char_count, thousands};
@@ -114,14 +114,16 @@ fn shown_len(chars: u64) -> u64 {
     }
 }
 
-/// The longest leading directory all paths share (`./`, `/home/x/`, or "").
-fn common_dir(files: &[FileEntry]) -> &str {
-    let first = files[0].path.as_str();
+/// The longest leading directory all paths share (`./`, `/home/x/`, or ""), those of the
+/// directories of files past the table's cap included.
+fn common_dir(table: &FileTable) -> &str {
+    let first = table.files[0].path.as_str();
     let mut len = first.len();
-    for file in &files[1..] {
+    let paths = table.files[1..].iter().map(|f| f.path.as_str());
+    for path in paths.chain(table.dirs.iter().map(|d| d.dir.as_str())) {
         len = first.as_bytes()[..len]
             .iter()
-            .zip(file.path.as_bytes())
+            .zip(path.as_bytes())
             .take_while(|(a, b)| a == b)
             .count();
     }
@@ -177,9 +179,10 @@ pub fn plan(planner: &SearchPlanner, totals: &Totals, budget: u64) -> Option<Pla
     if !planner.is_search_shaped() {
         return None;
     }
-    let files = &planner.table.files;
-    let common = common_dir(files);
-    if planner.fold_possible {
+    let table = &planner.table;
+    let common = common_dir(table);
+    // Files past the table's cap have no rows: only the roll-up can show them.
+    if planner.fold_possible && table.spilled_files == 0 {
         for prefix in [&common[..0], common] {
             if let Some(out) = fold(planner, Paths::new(prefix), budget) {
                 return Some(out.into_plan(totals, true));
@@ -191,7 +194,7 @@ pub fn plan(planner: &SearchPlanner, totals: &Totals, budget: u64) -> Option<Pla
     }
     let whole = Paths::new("");
     let factored = Paths::new(common);
-    let saving = (files.len() as u64).saturating_mul(factored.prefix_chars);
+    let saving = table.file_count().saturating_mul(factored.prefix_chars);
     let paths = if saving > factored.note_chars() {
         factored
     } else {
@@ -287,6 +290,10 @@ fn header(path: &str, matches: u64, shown: u64) -> String {
 fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -> Option<Out> {
     let table = &planner.table;
     let files = &table.files;
+    // Files past the table's cap have no entries to head.
+    if table.spilled_files > 0 {
+        return None;
+    }
     let widest = widest_marker(planner, tier);
     let mut room = budget.checked_sub(widest + paths.note_chars())?;
     // Stops at the first header that does not fit: a flood of files costs no more than that.
@@ -395,7 +402,7 @@ fn rolled(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) ->
     } else {
         paths.prefix
     };
-    let listing = roll_up(&planner.table.files, paths.prefix.len(), shared_dir, room)?;
+    let listing = roll_up(&planner.table, paths.prefix.len(), shared_dir, room)?;
     let mut out = Out::default();
     paths.note(&mut out);
     // Lines that came after every file (a closing summary) stay after the listing.
@@ -462,10 +469,7 @@ impl Facts {
     /// in the listing whose marker is longer, so its marker bounds the real marker's length.
     fn widest(planner: &SearchPlanner) -> Self {
         let table = &planner.table;
-        let n = table
-            .matches
-            .max(table.files.len() as u64)
-            .max(table.other_lines);
+        let n = table.matches.max(table.file_count()).max(table.other_lines);
         Facts {
             total_matches: n,
             shown_matches: 0,
@@ -486,7 +490,7 @@ impl Facts {
         let table = &planner.table;
         Facts {
             total_matches: table.matches,
-            files: table.files.len() as u64,
+            files: table.file_count(),
             others: table.other_lines,
             context_mode: planner.context_mode,
             ..self

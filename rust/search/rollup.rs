@@ -7,23 +7,40 @@
 //! every top-level entry gets its line, then files are named in first-seen order, depth first.
 //! A step is taken only if the listing still fits, so at every point each file is either named
 //! or inside a directory line that counts it, and every number is exact.
+//!
+//! Files past the table's cap have no entries, only their directory's totals: each such
+//! directory is one more child that cannot be broken down (`dir/ (N files directly inside, M
+//! matches)`), and the files whose directory found no room either are one last top-level line.
 
 use std::collections::HashMap;
 
 use super::hash::FastHash;
-use super::table::FileEntry;
+use super::table::{FileEntry, FileTable};
 use crate::text::{char_count, thousands};
 
 #[derive(Debug, Clone, Copy)]
 enum Node {
     Dir(usize),
     File(usize),
+    /// The table's directory totals `k` (files past the cap directly in that directory).
+    Spilled(usize),
+    /// Files past the cap whose directory has no totals of its own.
+    OtherDirs,
+}
+
+/// Where a directory's printed name comes from.
+#[derive(Debug, Clone, Copy)]
+enum Label {
+    Root,
+    /// A prefix of this file's shown path, `end` bytes long.
+    File(usize, usize),
+    /// A prefix of this spilled directory's shown name.
+    Spilled(usize, usize),
 }
 
 #[derive(Debug)]
 struct Dir {
-    /// The directory as printed: a prefix of this file's shown path (`None`: the root).
-    label: Option<(usize, usize)>,
+    label: Label,
     files: u64,
     matches: u64,
     children: Vec<Node>,
@@ -52,15 +69,17 @@ pub fn file_line(path: &str, matches: u64) -> String {
 
 struct Tree<'a> {
     files: &'a [FileEntry],
+    table: &'a FileTable,
     prefix_len: usize,
     root_label: &'a str,
     dirs: Vec<Dir>,
 }
 
 impl<'a> Tree<'a> {
-    fn build(files: &'a [FileEntry], prefix_len: usize, root_label: &'a str) -> Self {
+    fn build(table: &'a FileTable, prefix_len: usize, root_label: &'a str) -> Self {
+        let files = &table.files[..];
         let mut dirs = vec![Dir {
-            label: None,
+            label: Label::Root,
             files: 0,
             matches: 0,
             children: Vec::new(),
@@ -80,7 +99,7 @@ impl<'a> Tree<'a> {
                 start = sep + 1;
                 let next = *by_name.entry((dir, name)).or_insert_with(|| {
                     dirs.push(Dir {
-                        label: Some((i, sep + 1)),
+                        label: Label::File(i, sep + 1),
                         files: 0,
                         matches: 0,
                         children: Vec::new(),
@@ -96,8 +115,41 @@ impl<'a> Tree<'a> {
             }
             dirs[dir].children.push(Node::File(i));
         }
+        for (k, totals) in table.dirs.iter().enumerate() {
+            let shown = &totals.dir[prefix_len..];
+            let mut dir = 0;
+            dirs[0].files += totals.files;
+            dirs[0].matches += totals.matches;
+            let mut start = 0;
+            for sep in memchr::memchr2_iter(b'/', b'\\', shown.as_bytes()) {
+                let name = &shown[start..=sep];
+                start = sep + 1;
+                let next = *by_name.entry((dir, name)).or_insert_with(|| {
+                    dirs.push(Dir {
+                        label: Label::Spilled(k, sep + 1),
+                        files: 0,
+                        matches: 0,
+                        children: Vec::new(),
+                        rest: Vec::new(),
+                    });
+                    let new = dirs.len() - 1;
+                    dirs[dir].children.push(Node::Dir(new));
+                    new
+                });
+                dir = next;
+                dirs[dir].files += totals.files;
+                dirs[dir].matches += totals.matches;
+            }
+            dirs[dir].children.push(Node::Spilled(k));
+        }
+        if table.other_dirs.0 > 0 {
+            dirs[0].files += table.other_dirs.0;
+            dirs[0].matches += table.other_dirs.1;
+            dirs[0].children.push(Node::OtherDirs);
+        }
         let mut tree = Tree {
             files,
+            table,
             prefix_len,
             root_label,
             dirs,
@@ -115,8 +167,13 @@ impl<'a> Tree<'a> {
 
     fn label(&self, dir: usize) -> &'a str {
         match self.dirs[dir].label {
-            Some((file, end)) => &self.files[file].path[self.prefix_len..self.prefix_len + end],
-            None => self.root_label,
+            Label::File(file, end) => {
+                &self.files[file].path[self.prefix_len..self.prefix_len + end]
+            }
+            Label::Spilled(k, end) => {
+                &self.table.dirs[k].dir[self.prefix_len..self.prefix_len + end]
+            }
+            Label::Root => self.root_label,
         }
     }
 
@@ -124,6 +181,8 @@ impl<'a> Tree<'a> {
         match node {
             Node::Dir(d) => (self.dirs[d].files, self.dirs[d].matches),
             Node::File(f) => (1, self.files[f].matches),
+            Node::Spilled(k) => (self.table.dirs[k].files, self.table.dirs[k].matches),
+            Node::OtherDirs => self.table.other_dirs,
         }
     }
 
@@ -144,23 +203,50 @@ impl<'a> Tree<'a> {
         )
     }
 
-    fn node_line(&self, node: Node) -> String {
+    /// The line of `node`; `first`: no earlier child of its directory is shown.
+    fn node_line(&self, node: Node, first: bool) -> String {
         match node {
             Node::Dir(d) => self.rest_line(d, 0),
             Node::File(f) => file_line(
                 &self.files[f].path[self.prefix_len..],
                 self.files[f].matches,
             ),
+            Node::Spilled(k) => {
+                let totals = &self.table.dirs[k];
+                let label = &totals.dir[self.prefix_len..];
+                // Earlier children come from files with entries, so the first child of a
+                // directory that is spilled totals counts every file directly inside it.
+                format!(
+                    "{} ({}{} directly inside, {})\n",
+                    match (label.is_empty(), self.prefix_len) {
+                        (false, _) => label,
+                        (true, 0) => "(top level)",
+                        (true, _) => self.root_label,
+                    },
+                    if first { "" } else { "other " },
+                    plural(totals.files, "file", "files"),
+                    plural(totals.matches, "match", "matches"),
+                )
+            }
+            Node::OtherDirs => format!(
+                "other directories ({}, {})\n",
+                plural(self.table.other_dirs.0, "file", "files"),
+                plural(self.table.other_dirs.1, "match", "matches"),
+            ),
         }
     }
 
     fn render(&self, dir: usize, shown: &[usize], out: &mut Rollup) {
-        for &child in &self.dirs[dir].children[..shown[dir]] {
+        for (j, &child) in self.dirs[dir].children[..shown[dir]].iter().enumerate() {
             match child {
                 Node::Dir(d) => self.render(d, shown, out),
                 Node::File(f) => {
                     out.named_files += 1;
-                    out.lines.push(self.node_line(Node::File(f)));
+                    out.lines.push(self.node_line(Node::File(f), j == 0));
+                }
+                Node::Spilled(_) | Node::OtherDirs => {
+                    out.dir_lines += 1;
+                    out.lines.push(self.node_line(child, j == 0));
                 }
             }
         }
@@ -190,7 +276,7 @@ impl Steps<'_, '_> {
         };
         let before = char_count(&tree.rest_line(dir, j));
         let after = char_count(&tree.rest_line(dir, j + 1));
-        let next = self.used + char_count(&tree.node_line(child)) + after - before;
+        let next = self.used + char_count(&tree.node_line(child, j == 0)) + after - before;
         if next > self.room {
             return false;
         }
@@ -216,18 +302,18 @@ impl Steps<'_, '_> {
     }
 }
 
-/// Lists every file of `files` in at most `room` characters: as many named with their counts
+/// Lists every file of `table` in at most `room` characters: as many named with their counts
 /// as fit, the rest counted in directory lines. Paths are shown without their first
 /// `prefix_len` bytes; `root_label` names the directory they all share. `None` when not even
 /// one line for everything fits.
 #[must_use]
 pub fn roll_up(
-    files: &[FileEntry],
+    table: &FileTable,
     prefix_len: usize,
     root_label: &str,
     room: u64,
 ) -> Option<Rollup> {
-    let tree = Tree::build(files, prefix_len, root_label);
+    let tree = Tree::build(table, prefix_len, root_label);
     let used = char_count(&tree.rest_line(0, 0));
     if used > room {
         return None;
@@ -255,6 +341,6 @@ pub fn roll_up(
         dir_lines: 0,
     };
     tree.render(0, &shown, &mut out);
-    out.rolled_files = files.len() as u64 - out.named_files;
+    out.rolled_files = table.file_count() - out.named_files;
     Some(out)
 }

@@ -8,6 +8,11 @@
 //! the point where even a bare header per file could no longer fit. Lines that are not search
 //! rows are counted, and the first few and the latest kept, so none disappears without a trace
 //! and a closing summary survives.
+//!
+//! The table itself is bounded: past [`FileTable::new`]'s file cap, a new file gets no entry and
+//! is counted exactly into its directory's aggregate ([`DirTotals`]), the directories themselves
+//! capped with an exact remainder. A file past the cap is recognised as new when its path differs
+//! from the previous row's: search tools print each file's rows together.
 
 use std::collections::HashMap;
 
@@ -27,6 +32,15 @@ const MAX_OTHERS_KEPT: usize = 32;
 /// The shortest header a file can have (`x (1 match)` and its newline): a file later than
 /// `budget / MIN_HEADER_CHARS` in the table can never be shown with rows, so it keeps none.
 const MIN_HEADER_CHARS: u64 = 12;
+/// Files (and, separately, directory aggregates) the table holds at least, whatever the budget.
+const MIN_ENTRIES: usize = 1024;
+/// The table holds this many times the files that could ever be named (`budget /
+/// MIN_HEADER_CHARS`): the roll-up names at most that many, and the extra entries give it the
+/// shape of the tree (which directories hold which files) to choose good directory lines from.
+const ENTRIES_PER_NAMEABLE: usize = 4;
+
+/// The index standing for the file being counted past the cap (it has no entry in `files`).
+pub const SPILLED: usize = usize::MAX;
 
 /// One kept row of a file.
 #[derive(Debug, Clone)]
@@ -70,6 +84,16 @@ pub struct FileEntry {
     sealed: bool,
 }
 
+/// Files past the table's cap, counted by directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirTotals {
+    /// The directory as the tool printed it, with its trailing separator ("" for files without
+    /// one).
+    pub dir: String,
+    pub files: u64,
+    pub matches: u64,
+}
+
 #[derive(Debug, Default)]
 pub struct FileTable {
     pub files: Vec<FileEntry>,
@@ -81,21 +105,68 @@ pub struct FileTable {
     pub context_rows: u64,
     /// Files past this index keep no rows.
     row_files: usize,
+    /// Files that get an entry in `files`; later files are counted in `dirs`.
+    max_files: usize,
+    /// Files past the cap, by directory in first-seen order, at most `max_files` of them.
+    pub dirs: Vec<DirTotals>,
+    /// Looks a directory up in `dirs`; never iterated.
+    dir_index: HashMap<String, usize, FastHash>,
+    /// Files and matches past the cap whose directory found no room in `dirs`.
+    pub other_dirs: (u64, u64),
+    /// Files past the cap, in `dirs` or `other_dirs`.
+    pub spilled_files: u64,
+    /// The file past the cap being counted (its entry holds no rows), and its slot in `dirs`
+    /// (`None`: counted in `other_dirs`).
+    spill: Option<(FileEntry, Option<usize>)>,
 }
 
 impl FileTable {
     #[must_use]
     pub fn new(budget: u64) -> Self {
+        let nameable = usize::try_from(budget / MIN_HEADER_CHARS + 1).unwrap_or(usize::MAX);
         FileTable {
-            row_files: usize::try_from(budget / MIN_HEADER_CHARS + 1).unwrap_or(usize::MAX),
+            row_files: nameable,
+            max_files: nameable
+                .saturating_mul(ENTRIES_PER_NAMEABLE)
+                .max(MIN_ENTRIES),
             ..FileTable::default()
         }
     }
 
-    /// The index of `path`'s entry, added at the end when new.
+    /// Every matching file, with an entry or counted past the cap.
+    #[must_use]
+    pub fn file_count(&self) -> u64 {
+        self.files.len() as u64 + self.spilled_files
+    }
+
+    /// The entry of file `i` ([`SPILLED`]: the file past the cap being counted).
+    #[must_use]
+    pub fn entry(&self, i: usize) -> &FileEntry {
+        match (&self.spill, i) {
+            (Some((spill, _)), SPILLED) => spill,
+            _ => &self.files[i],
+        }
+    }
+
+    fn entry_mut(&mut self, i: usize) -> &mut FileEntry {
+        match (&mut self.spill, i) {
+            (Some((spill, _)), SPILLED) => spill,
+            _ => &mut self.files[i],
+        }
+    }
+
+    /// The index of `path`'s entry, added at the end when new; past the cap, [`SPILLED`], the
+    /// file counted in its directory's aggregate (as a new file unless it is the one already
+    /// being counted).
     pub fn file(&mut self, path: &str) -> usize {
         if let Some(&i) = self.index.get(path) {
             return i;
+        }
+        if self.files.len() >= self.max_files {
+            if !matches!(&self.spill, Some((f, _)) if f.path == path) {
+                self.spill_file(path);
+            }
+            return SPILLED;
         }
         let i = self.files.len();
         self.files.push(FileEntry {
@@ -111,11 +182,58 @@ impl FileTable {
         i
     }
 
+    /// Starts counting a new file past the cap, in its directory's aggregate.
+    fn spill_file(&mut self, path: &str) {
+        self.spilled_files += 1;
+        let cut = path
+            .as_bytes()
+            .iter()
+            .rposition(|&b| b == b'/' || b == b'\\')
+            .map_or(0, |i| i + 1);
+        let dir = &path[..cut];
+        let slot = match self.dir_index.get(dir) {
+            Some(&d) => Some(d),
+            None if self.dirs.len() < self.max_files => {
+                self.dirs.push(DirTotals {
+                    dir: dir.to_owned(),
+                    files: 0,
+                    matches: 0,
+                });
+                self.dir_index.insert(dir.to_owned(), self.dirs.len() - 1);
+                Some(self.dirs.len() - 1)
+            }
+            None => None,
+        };
+        match slot {
+            Some(d) => self.dirs[d].files += 1,
+            None => self.other_dirs.0 += 1,
+        }
+        // The entry is reused: its path is what the next rows are compared with.
+        let (mut entry, _) = self.spill.take().unwrap_or_else(|| {
+            (
+                FileEntry {
+                    path: String::new(),
+                    path_chars: 0,
+                    matches: 0,
+                    rows: Vec::new(),
+                    kept_matches: 0,
+                    truncated: true,
+                    sealed: true,
+                },
+                None,
+            )
+        });
+        entry.path.clear();
+        entry.path.push_str(path);
+        entry.path_chars = char_count(path);
+        entry.matches = 0;
+        self.spill = Some((entry, slot));
+    }
+
     /// Counts a row of file `i`.
     pub fn count_row(&mut self, i: usize, is_match: bool) {
         if is_match {
-            self.files[i].matches += 1;
-            self.matches += 1;
+            self.count_rows(i, 1, 0);
         } else {
             self.context_rows += 1;
         }
@@ -123,7 +241,13 @@ impl FileTable {
 
     /// Counts `matches` match rows and `context` context rows of file `i` at once.
     pub fn count_rows(&mut self, i: usize, matches: u64, context: u64) {
-        self.files[i].matches += matches;
+        self.entry_mut(i).matches += matches;
+        if i == SPILLED {
+            match self.spill {
+                Some((_, Some(d))) => self.dirs[d].matches += matches,
+                _ => self.other_dirs.1 += matches,
+            }
+        }
         self.matches += matches;
         self.context_rows += context;
     }
@@ -131,13 +255,14 @@ impl FileTable {
     /// File `i` keeps no further row: only its counts change.
     #[must_use]
     pub fn counts_only(&self, i: usize) -> bool {
-        self.files[i].sealed && self.files[i].truncated
+        let file = self.entry(i);
+        file.sealed && file.truncated
     }
 
     /// Whether a row just counted for file `i` is one of those the plan could show (its first
     /// matches and their context). A refusal is final for the file.
     pub fn wants_row(&mut self, i: usize, is_match: bool) -> bool {
-        let file = &mut self.files[i];
+        let file = self.entry_mut(i);
         if file.sealed
             || (is_match && file.kept_matches == MAX_MATCHES_SHOWN)
             || file.rows.len() >= MAX_ROWS_KEPT
