@@ -200,6 +200,14 @@ mod tests {
     use super::*;
     use crate::engine::reader::LineReader;
 
+    fn steps(n: u64) -> String {
+        let mut text = String::new();
+        for i in 1..=n {
+            let _ = writeln!(text, "step {i} ok");
+        }
+        text
+    }
+
     fn sampled(input: &str, omitted: &[LineRange]) -> String {
         let mut reader = LineReader::default();
         let mut sampler = Sampler::default();
@@ -212,7 +220,7 @@ mod tests {
 
     #[test]
     fn a_long_middle_is_sampled_across_its_whole_length() {
-        let input: String = (1..=200_000).map(|i| format!("step {i} ok\n")).collect();
+        let input = steps(200_000);
         let sample = sampled(
             &input,
             &[LineRange {
@@ -235,7 +243,7 @@ mod tests {
 
     #[test]
     fn signal_lines_come_first_and_only_from_the_omitted_part() {
-        let mut input: String = (1..=50_000).map(|i| format!("step {i} ok\n")).collect();
+        let mut input = steps(50_000);
         input.push_str("src/a.c:3:1: error: expected ';'\n");
         input.push_str("error in the tail\n");
         let sample = sampled(

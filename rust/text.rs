@@ -14,7 +14,7 @@ pub fn count_chars_and_newlines(bytes: &[u8]) -> (u64, u64) {
         let mut c = 0u8;
         let mut n = 0u8;
         for &b in chunk {
-            c += u8::from((b as i8) >= -0x40);
+            c += u8::from(b & 0xC0 != 0x80);
             n += u8::from(b == b'\n');
         }
         chars += u64::from(c);

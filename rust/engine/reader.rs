@@ -170,17 +170,17 @@ mod tests {
 
     #[test]
     fn any_split_decodes_like_one_chunk() {
+        struct Collect<'v>(&'v mut Vec<String>);
+        impl Sink for Collect<'_> {
+            fn block(&mut self, b: &Block<'_>) {
+                self.0.push(b.text.to_owned());
+            }
+        }
         let input = b"ab\xe2\x82\xac\ncd\xff\xfe\n\xf0\x9f\x98\nlast \xe2\x82";
         let expected = String::from_utf8_lossy(input).into_owned();
         for size in 1..=input.len() {
             let mut reader = LineReader::default();
             let mut texts = Vec::new();
-            struct Collect<'v>(&'v mut Vec<String>);
-            impl Sink for Collect<'_> {
-                fn block(&mut self, b: &Block<'_>) {
-                    self.0.push(b.text.to_owned());
-                }
-            }
             for chunk in input.chunks(size) {
                 reader.feed_bytes(chunk, &mut Collect(&mut texts));
             }

@@ -1,6 +1,8 @@
 //! Engine tests that need no interpreter: budget bound, passthrough, exact spans, and that
 //! every way of splitting the input gives the same result.
 
+use std::fmt::Write;
+
 use super::*;
 use crate::text;
 
@@ -17,7 +19,11 @@ fn run(chunks: &[&[u8]], budget: u64) -> Outcome {
 }
 
 fn numbered_lines(n: usize) -> String {
-    (1..=n).map(|i| format!("line {i} of the log\n")).collect()
+    let mut text = String::new();
+    for i in 1..=n {
+        let _ = writeln!(text, "line {i} of the log");
+    }
+    text
 }
 
 #[test]
@@ -43,10 +49,7 @@ fn clip_is_within_budget_and_counts_exactly() {
             "budget {budget}: {}",
             text.chars().count()
         );
-        assert_eq!(
-            out.plan.omitted_chars + (text.chars().count() as u64) >= out.plan.omitted_chars,
-            true
-        );
+        assert!(out.plan.omitted_chars > 0 && out.plan.omitted_chars <= out.totals.chars);
         let range = out.plan.omitted[0];
         assert!(range.first >= 1 && range.last <= 1000 && range.first <= range.last);
     }
