@@ -242,11 +242,7 @@ fn summary_by_start(line: &str, t: &str) -> bool {
 fn has_exit_status(t: &str) -> bool {
     // Every form has "xit" in it; most lines do not, and a byte scan is cheaper than eight
     // substring searches.
-    if !t
-        .as_bytes()
-        .windows(3)
-        .any(|w| w.eq_ignore_ascii_case(b"xit"))
-    {
+    if !has_xit(t.as_bytes()) {
         return false;
     }
     [
@@ -272,6 +268,46 @@ fn has_exit_status(t: &str) -> bool {
     })
 }
 
+/// Whether `bytes` holds "xit" in any casing. Every byte is looked at, without an early exit,
+/// so that the loop compiles to vector code: hit lines are short, and this runs on each.
+#[allow(
+    clippy::needless_bitwise_bool,
+    reason = "no short circuit: the loop must stay branch-free to be vectorised"
+)]
+fn has_xit(bytes: &[u8]) -> bool {
+    let lower = |b: u8| b | 0x20;
+    bytes
+        .iter()
+        .zip(&bytes[1.min(bytes.len())..])
+        .zip(&bytes[2.min(bytes.len())..])
+        .fold(false, |any, ((&x, &i), &t)| {
+            any | ((lower(x) == b'x') & (lower(i) == b'i') & (lower(t) == b't'))
+        })
+}
+
+/// Whether a digit in `bytes` is followed by a separator (ASCII whitespace, ',', or the first
+/// byte of a non-ASCII character). Branch-free, like `has_xit`.
+#[allow(
+    clippy::needless_bitwise_bool,
+    reason = "no short circuit: the loop must stay branch-free to be vectorised"
+)]
+fn has_separated_digit(bytes: &[u8]) -> bool {
+    let digit = |b: u8| b.wrapping_sub(b'0') < 10;
+    let separated = |b: u8| {
+        (b == b' ')
+            | (b == b'\t')
+            | (b == b'\n')
+            | (b == 0x0c)
+            | (b == b'\r')
+            | (b == b',')
+            | (b >= 0x80)
+    };
+    bytes
+        .iter()
+        .zip(&bytes[1.min(bytes.len())..])
+        .fold(false, |any, (&d, &s)| any | (digit(d) & separated(s)))
+}
+
 /// Words that runners print after a count: `3 failed, 12 passed in 1.2s`, or `536 passed` alone.
 const COUNT_WORDS: &[&str] = &[
     "passed",
@@ -289,12 +325,7 @@ const COUNT_WORDS: &[&str] = &[
 fn runner_counts(t: &str) -> bool {
     // A count is a word of digits that ends where a separator (whitespace, ',') starts; most
     // lines have no digit before one, and need no split into words.
-    let separated = |b: u8| b.is_ascii_whitespace() || b == b',' || b >= 0x80;
-    if !t
-        .as_bytes()
-        .windows(2)
-        .any(|w| w[0].is_ascii_digit() && separated(w[1]))
-    {
+    if !has_separated_digit(t.as_bytes()) {
         return false;
     }
     let words = t
@@ -358,7 +389,6 @@ static KEYWORD_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
 fn first_signal(line: &str) -> Class {
     let bytes = line.as_bytes();
     let mut best: Option<(usize, Class)> = None;
-    let mut lower: Option<String> = None;
     // Overlapping matches come in order of their end, so every one is looked at. Each CamelCase
     // suffix is also a keyword, so one scan finds both.
     for m in KEYWORD_FINDER.find_overlapping_iter(line) {
@@ -367,8 +397,7 @@ fn first_signal(line: &str) -> Class {
         if best.is_some_and(|(b, _)| b <= at) {
             continue;
         }
-        let lower = lower.get_or_insert_with(|| line.to_ascii_lowercase());
-        if standalone(line, lower, at, word) {
+        if standalone(line, at, word) {
             best = Some((at, class));
             continue;
         }
@@ -386,7 +415,7 @@ fn first_signal(line: &str) -> Class {
 }
 
 /// Whether the keyword at `at` is a word of its own, in an accepted casing, and not negated.
-fn standalone(line: &str, lower: &str, at: usize, word: &str) -> bool {
+fn standalone(line: &str, at: usize, word: &str) -> bool {
     let bytes = line.as_bytes();
     let end = at + word.len();
     let original = &line[at..end];
@@ -419,20 +448,24 @@ fn standalone(line: &str, lower: &str, at: usize, word: &str) -> bool {
     if word == "traceback" && bytes.get(end) == Some(&b' ') && bytes.get(end + 1) != Some(&b'(') {
         return false;
     }
-    !negated(lower, at, end)
+    !negated(line, at, end)
 }
 
-/// `0 errors`, `no failures`, `failed: 0`, `errors=0`.
-fn negated(lower: &str, at: usize, end: usize) -> bool {
-    let before = lower[..at].trim_end();
+/// `0 errors`, `no failures`, `failed: 0`, `errors=0`, in any casing. Works on `line` as it
+/// is: lowering ASCII letters moves no word boundary, so no lowered copy is needed.
+fn negated(line: &str, at: usize, end: usize) -> bool {
+    let before = line[..at].trim_end();
     let prev_word = before
         .rsplit(|c: char| c.is_whitespace() || c == '(' || c == ',')
         .next()
         .unwrap_or("");
-    if matches!(prev_word, "0" | "no" | "zero" | "without") {
+    if ["0", "no", "zero", "without"]
+        .iter()
+        .any(|w| prev_word.eq_ignore_ascii_case(w))
+    {
         return true;
     }
-    let after = lower[end..].trim_start_matches([':', '=', ' ']);
+    let after = line[end..].trim_start_matches([':', '=', ' ']);
     after.starts_with('0') && !after[1..].starts_with(|c: char| c.is_ascii_digit() || c == '.')
 }
 
@@ -442,6 +475,27 @@ mod tests {
 
     fn c(line: &str) -> Class {
         classify(line)
+    }
+
+    #[test]
+    fn byte_prechecks_same_as_naive() {
+        let alphabet = b"0x9XiItT ,\t\r\n\x0ca\xc3";
+        let mut seed = 7u32;
+        for len in 0..40 {
+            for _ in 0..200 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        alphabet[(seed >> 16) as usize % alphabet.len()]
+                    })
+                    .collect();
+                let xit = bytes.windows(3).any(|w| w.eq_ignore_ascii_case(b"xit"));
+                assert_eq!(has_xit(&bytes), xit, "{bytes:?}");
+                let sep = |b: u8| b.is_ascii_whitespace() || b == b',' || b >= 0x80;
+                let digit = bytes.windows(2).any(|w| w[0].is_ascii_digit() && sep(w[1]));
+                assert_eq!(has_separated_digit(&bytes), digit, "{bytes:?}");
+            }
+        }
     }
 
     #[test]
