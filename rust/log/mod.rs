@@ -28,7 +28,7 @@ use crate::clip::window::Window;
 use crate::engine::sink::{Block, Sink, Totals};
 use crate::plan::Plan;
 use crate::profile::Profile;
-use crate::text::{byte_at_char, char_count, count_chars_and_newlines};
+use crate::text::{byte_at_char, char_count, count_chars_and_newlines, count_newlines};
 
 /// Budgets below this get the clip: a log plan needs room for a head, a tail and one block.
 pub const MIN_BUDGET: u64 = 400;
@@ -276,9 +276,10 @@ impl LogPlanner {
         let bytes = text.as_bytes();
         let mut at = 0;
         let mut at_no = first_no;
-        // The line at `at` is classified directly, not through the prefilter: the first line
-        // of a block has no '\n' before it for the line-start patterns, and a line that ended
-        // a trace was not scanned.
+        // The line at `at` is classified directly, not through the prefilter, when the scan
+        // cannot vouch for it: the first line of a block has no '\n' before it for the
+        // line-start patterns. Any later line, one that ended a trace included, goes through
+        // the prefilter, which skips only lines that `classify` would call `Other`.
         let mut direct = true;
         while at < bytes.len() {
             let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
@@ -287,7 +288,7 @@ impl LogPlanner {
                     at = end + 1;
                     at_no += 1;
                 } else {
-                    direct = true;
+                    direct = at == 0;
                 }
                 continue;
             }
@@ -309,7 +310,7 @@ impl LogPlanner {
             if start >= bytes.len() {
                 break;
             }
-            at_no += count_chars_and_newlines(&bytes[at..start]).1;
+            at_no += count_newlines(&bytes[at..start]);
             at = start;
             direct = true;
         }
