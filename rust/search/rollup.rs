@@ -67,6 +67,43 @@ pub fn file_line(path: &str, matches: u64) -> String {
     format!("{path} ({})\n", plural(matches, "match", "matches"))
 }
 
+/// Walks `shown`'s directories from the root, creating the missing ones (labelled by
+/// `label(end of the name)`), adds `(files, matches)` to each on the way, and returns the
+/// innermost directory.
+fn descend<'a>(
+    dirs: &mut Vec<Dir>,
+    by_name: &mut HashMap<(usize, &'a str), usize, FastHash>,
+    shown: &'a str,
+    (files, matches): (u64, u64),
+    label: impl Fn(usize) -> Label,
+) -> usize {
+    let mut dir = 0;
+    dirs[0].files += files;
+    dirs[0].matches += matches;
+    let mut start = 0;
+    for sep in memchr::memchr2_iter(b'/', b'\\', shown.as_bytes()) {
+        // The name keeps its separator: `/x` and `\x` are different directories.
+        let name = &shown[start..=sep];
+        start = sep + 1;
+        let next = *by_name.entry((dir, name)).or_insert_with(|| {
+            dirs.push(Dir {
+                label: label(sep + 1),
+                files: 0,
+                matches: 0,
+                children: Vec::new(),
+                rest: Vec::new(),
+            });
+            let new = dirs.len() - 1;
+            dirs[dir].children.push(Node::Dir(new));
+            new
+        });
+        dir = next;
+        dirs[dir].files += files;
+        dirs[dir].matches += matches;
+    }
+    dir
+}
+
 struct Tree<'a> {
     files: &'a [FileEntry],
     table: &'a FileTable,
@@ -89,57 +126,17 @@ impl<'a> Tree<'a> {
         let mut by_name: HashMap<(usize, &'a str), usize, FastHash> = HashMap::default();
         for (i, file) in files.iter().enumerate() {
             let shown = &file.path[prefix_len..];
-            let mut dir = 0;
-            dirs[0].files += 1;
-            dirs[0].matches += file.matches;
-            let mut start = 0;
-            for sep in memchr::memchr2_iter(b'/', b'\\', shown.as_bytes()) {
-                // The name keeps its separator: `/x` and `\x` are different directories.
-                let name = &shown[start..=sep];
-                start = sep + 1;
-                let next = *by_name.entry((dir, name)).or_insert_with(|| {
-                    dirs.push(Dir {
-                        label: Label::File(i, sep + 1),
-                        files: 0,
-                        matches: 0,
-                        children: Vec::new(),
-                        rest: Vec::new(),
-                    });
-                    let new = dirs.len() - 1;
-                    dirs[dir].children.push(Node::Dir(new));
-                    new
-                });
-                dir = next;
-                dirs[dir].files += 1;
-                dirs[dir].matches += file.matches;
-            }
+            let dir = descend(&mut dirs, &mut by_name, shown, (1, file.matches), |end| {
+                Label::File(i, end)
+            });
             dirs[dir].children.push(Node::File(i));
         }
         for (k, totals) in table.dirs.iter().enumerate() {
             let shown = &totals.dir[prefix_len..];
-            let mut dir = 0;
-            dirs[0].files += totals.files;
-            dirs[0].matches += totals.matches;
-            let mut start = 0;
-            for sep in memchr::memchr2_iter(b'/', b'\\', shown.as_bytes()) {
-                let name = &shown[start..=sep];
-                start = sep + 1;
-                let next = *by_name.entry((dir, name)).or_insert_with(|| {
-                    dirs.push(Dir {
-                        label: Label::Spilled(k, sep + 1),
-                        files: 0,
-                        matches: 0,
-                        children: Vec::new(),
-                        rest: Vec::new(),
-                    });
-                    let new = dirs.len() - 1;
-                    dirs[dir].children.push(Node::Dir(new));
-                    new
-                });
-                dir = next;
-                dirs[dir].files += totals.files;
-                dirs[dir].matches += totals.matches;
-            }
+            let counts = (totals.files, totals.matches);
+            let dir = descend(&mut dirs, &mut by_name, shown, counts, |end| {
+                Label::Spilled(k, end)
+            });
             dirs[dir].children.push(Node::Spilled(k));
         }
         if table.other_dirs.0 > 0 {
