@@ -12,10 +12,12 @@
 
 pub mod classify;
 pub mod dedup;
+mod keyword;
 pub mod noise;
 mod render;
 mod select;
 pub mod store;
+mod summary;
 pub mod trace;
 
 use classify::{Class, Counts, Prefilter, classify};

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 #[must_use]
 pub fn clean(raw: &str) -> Cow<'_, str> {
     let line = last_state(raw);
-    if line.as_bytes().contains(&0x1b) {
+    if memchr::memchr(0x1b, line.as_bytes()).is_some() {
         Cow::Owned(strip_ansi(line))
     } else {
         Cow::Borrowed(line)

@@ -1,0 +1,302 @@
+//! The signal words of a log line: `error`, `FAILED`, `panicked`, `warning`, and CamelCase
+//! names that end in one (`ValueError`, `DeprecationWarning`).
+//!
+//! A word counts only where it stands on its own (not inside `error_handler.py` or `-Werror`),
+//! in lower, Capitalised or UPPER case, and not negated (`0 errors`, `failures=0`). The earliest
+//! such word decides the line's class. Lines reach this check only after the block-wide
+//! prefilter hit them, so it is one short walk over a line of a few dozen bytes.
+
+use super::classify::Class;
+
+/// Keywords and the class they signal. Longer forms are listed so that a match can demand a
+/// word boundary after it.
+const KEYWORDS: &[(&str, Class)] = &[
+    ("error", Class::Error),
+    ("errors", Class::Error),
+    ("err!", Class::Error),
+    ("fail", Class::Error),
+    ("fails", Class::Error),
+    ("failed", Class::Error),
+    ("failure", Class::Error),
+    ("failures", Class::Error),
+    ("failing", Class::Error),
+    ("fatal", Class::Error),
+    ("exception", Class::Error),
+    ("panic", Class::Error),
+    ("panicked", Class::Error),
+    ("traceback", Class::Error),
+    ("warn", Class::Warning),
+    ("warning", Class::Warning),
+    ("warnings", Class::Warning),
+];
+
+/// Suffixes of CamelCase names that signal: `ValueError`, `DeprecationWarning`.
+const CAMEL: &[(&str, Class)] = &[
+    ("Error", Class::Error),
+    ("Exception", Class::Error),
+    ("Failure", Class::Error),
+    ("Warning", Class::Warning),
+];
+
+/// The class of the earliest keyword that stands as a word of its own, or that ends a
+/// CamelCase name.
+pub(super) fn first_signal(line: &str) -> Class {
+    let bytes = line.as_bytes();
+    for (at, &b) in bytes.iter().enumerate() {
+        if !MAY_START[usize::from(b)] {
+            continue;
+        }
+        let found = match at.checked_sub(1).map(|i| bytes[i]) {
+            // Inside a word only a CamelCase suffix can start.
+            Some(prev) if prev.is_ascii_alphanumeric() => camel_at(bytes, at),
+            // Joined to an identifier, a path, a flag or a dotted name: `-Werror`, `.failed`.
+            Some(b'_' | b'-' | b'/' | b'.' | b'\\') => None,
+            _ => keyword_at(line, at),
+        };
+        if let Some(class) = found {
+            return class;
+        }
+    }
+    Class::Other
+}
+
+/// The first letters of the keywords, in either case: a byte-indexed table, so that the walk
+/// over a line costs one look-up per byte.
+static MAY_START: [bool; 256] = {
+    let mut table = [false; 256];
+    let letters = b"efptwEFPTW";
+    let mut i = 0;
+    while i < letters.len() {
+        table[letters[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The keywords that may start with the bytes `first`, `second` (in any casing): a slice of
+/// [`KEYWORDS`], which lists each family together.
+fn family(first: u8, second: u8) -> &'static [(&'static str, Class)] {
+    match (first | 0x20, second | 0x20) {
+        (b'e', b'r') => &KEYWORDS[..3],
+        (b'f', b'a') => &KEYWORDS[3..10],
+        (b'e', b'x') => &KEYWORDS[10..11],
+        (b'p', b'a') => &KEYWORDS[11..13],
+        (b't', b'r') => &KEYWORDS[13..14],
+        (b'w', b'a') => &KEYWORDS[14..],
+        _ => &[],
+    }
+}
+
+/// The class of a keyword at `at` (after a word boundary) that qualifies, if any.
+fn keyword_at(line: &str, at: usize) -> Option<Class> {
+    let rest = &line.as_bytes()[at..];
+    let second = rest.get(1).copied()?;
+    family(rest[0], second).iter().find_map(|&(word, class)| {
+        let matched = rest
+            .get(..word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word.as_bytes()));
+        (matched && standalone(line, at, word)).then_some(class)
+    })
+}
+
+/// The class of a CamelCase suffix at `at` that closes its name, if any.
+fn camel_at(bytes: &[u8], at: usize) -> Option<Class> {
+    let rest = &bytes[at..];
+    CAMEL.iter().find_map(|&(suffix, class)| {
+        let closed = match rest.get(suffix.len()) {
+            None => true,
+            Some(&next) => matches!(next, b':' | b' ' | b'(' | b'\r'),
+        };
+        (rest.starts_with(suffix.as_bytes()) && closed).then_some(class)
+    })
+}
+
+/// Whether the keyword `word`, found at `at` (after a word boundary) in some casing, is in an
+/// accepted casing, ends its word, and is not negated.
+fn standalone(line: &str, at: usize, word: &str) -> bool {
+    let bytes = line.as_bytes();
+    let end = at + word.len();
+    let original = &bytes[at..end];
+    let casing_ok = original == word.as_bytes()
+        || original.iter().all(|b| !b.is_ascii_lowercase())
+        || original[1..].iter().all(|b| !b.is_ascii_uppercase());
+    if !casing_ok {
+        return false;
+    }
+    if let Some(&next) = bytes.get(end) {
+        let after = bytes.get(end + 1).copied().unwrap_or(b' ');
+        if next.is_ascii_alphanumeric()
+            || next == b'_'
+            || (b"./-".contains(&next) && after.is_ascii_alphanumeric())
+        {
+            return false;
+        }
+    }
+    // `traceback` alone is a module name; the real thing says `Traceback (` or `traceback:`.
+    if word == "traceback" {
+        let real = match bytes.get(end) {
+            Some(b':') => true,
+            Some(b' ') => bytes.get(end + 1) == Some(&b'('),
+            _ => false,
+        };
+        if !real {
+            return false;
+        }
+    }
+    !negated(line, at, end)
+}
+
+/// `0 errors`, `no failures`, `failed: 0`, `errors=0`, in any casing. Works on `line` as it
+/// is: lowering ASCII letters moves no word boundary, so no lowered copy is needed.
+fn negated(line: &str, at: usize, end: usize) -> bool {
+    let before = line[..at].trim_end();
+    let prev_word = previous_word(before);
+    if ["0", "no", "zero", "without"]
+        .iter()
+        .any(|w| prev_word.eq_ignore_ascii_case(w))
+    {
+        return true;
+    }
+    let after = line[end..].trim_start_matches([':', '=', ' ']);
+    after.starts_with('0') && !after[1..].starts_with(|c: char| c.is_ascii_digit() || c == '.')
+}
+
+/// The last word of `before`: what follows its last whitespace, `'('` or `','`.
+fn previous_word(before: &str) -> &str {
+    let separator = |c: char| c.is_whitespace() || c == '(' || c == ',';
+    let bytes = before.as_bytes();
+    // Byte by byte while the text is ASCII; a wider character may be Unicode whitespace.
+    for (i, &b) in bytes.iter().enumerate().rev() {
+        if b >= 0x80 {
+            return before.rsplit(separator).next().unwrap_or("");
+        }
+        if separator(char::from(b)) {
+            return &before[i + 1..];
+        }
+    }
+    before
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_are_the_keywords_by_their_first_two_letters() {
+        for &(word, _) in KEYWORDS {
+            let w = word.as_bytes();
+            assert!(MAY_START[usize::from(w[0])], "{word}");
+            assert!(family(w[0], w[1]).iter().any(|k| k.0 == word), "{word}");
+        }
+        let listed: usize = [b"er", b"fa", b"ex", b"pa", b"tr", b"wa"]
+            .iter()
+            .map(|p| family(p[0], p[1]).len())
+            .sum();
+        assert_eq!(listed, KEYWORDS.len());
+    }
+
+    /// The plain statement: every case-insensitive occurrence of every keyword, and the
+    /// earliest one that is standalone or a closed CamelCase suffix.
+    fn first_signal_naive(line: &str) -> Class {
+        let bytes = line.as_bytes();
+        let mut best: Option<(usize, Class)> = None;
+        for at in 0..bytes.len() {
+            for &(word, class) in KEYWORDS {
+                let end = at + word.len();
+                if end > bytes.len() || !bytes[at..end].eq_ignore_ascii_case(word.as_bytes()) {
+                    continue;
+                }
+                let joined = at > 0
+                    && (bytes[at - 1].is_ascii_alphanumeric()
+                        || b"_-/.\\".contains(&bytes[at - 1]));
+                let own = !joined && standalone(line, at, word);
+                let camel = CAMEL
+                    .iter()
+                    .find(|(suffix, _)| suffix.as_bytes() == &bytes[at..end])
+                    .filter(|_| at > 0 && bytes[at - 1].is_ascii_alphanumeric())
+                    .filter(|_| end == bytes.len() || b": (\r".contains(&bytes[end]));
+                let hit = if own { Some(class) } else { camel.map(|c| c.1) };
+                if let Some(c) = hit {
+                    if best.is_none_or(|(b, _)| at < b) {
+                        best = Some((at, c));
+                    }
+                }
+            }
+        }
+        best.map_or(Class::Other, |(_, c)| c)
+    }
+
+    fn previous_word_naive(before: &str) -> &str {
+        before
+            .rsplit(|c: char| c.is_whitespace() || c == '(' || c == ',')
+            .next()
+            .unwrap_or("")
+    }
+
+    #[test]
+    fn same_as_the_plain_statement() {
+        let words = [
+            "error",
+            "Error",
+            "ERROR",
+            "eRRor",
+            "errors",
+            "ERR!",
+            "err!",
+            "fail",
+            "FAILED",
+            "Failing",
+            "fatal",
+            "panic",
+            "panicked",
+            "Traceback",
+            "traceback:",
+            "Traceback (",
+            "warn",
+            "Warning",
+            "WARNINGS",
+            "ValueError",
+            "AnException",
+            "TestFailure",
+            "DeprecationWarning",
+            "0",
+            "no",
+            "zero",
+            "Without",
+            "=0",
+            ": 0",
+            "0.5",
+            "_",
+            "-",
+            "/",
+            ".",
+            "\\",
+            "(",
+            ")",
+            ":",
+            ",",
+            " ",
+            "\t",
+            "\r",
+            "\u{a0}",
+            "\u{e9}",
+            "x",
+            "1",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..200_000 {
+            let mut line = String::new();
+            for _ in 0..(state % 8) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                line.push_str(words[usize::try_from(state % words.len() as u64).unwrap()]);
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            assert_eq!(first_signal(&line), first_signal_naive(&line), "{line:?}");
+            assert_eq!(previous_word(&line), previous_word_naive(&line), "{line:?}");
+        }
+    }
+}

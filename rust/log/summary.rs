@@ -1,0 +1,192 @@
+//! Runner and build-tool closing lines: `3 failed, 12 passed in 1.2s`, `Ran 40 tests`,
+//! `test result: ok.`, `make: *** …`, `exit status 2`.
+//!
+//! Most lines that reach these checks are not summaries, so each rule starts with a cheap
+//! test that rejects them (a first byte, a branch-free byte scan) before it reads words.
+
+/// Runner and build-tool closing lines. `line` is the line before escapes are removed.
+pub(super) fn is_summary(line: &str, t: &str) -> bool {
+    let first = |s: &str| s.as_bytes().first().copied().unwrap_or(0);
+    let may_start_one =
+        SUMMARY_FIRST_BYTES.contains(&first(t)) || SUMMARY_FIRST_BYTES.contains(&first(line));
+    if may_start_one && summary_by_start(line, t) {
+        return true;
+    }
+    if has_exit_status(t) {
+        return true;
+    }
+    runner_counts(t)
+}
+
+/// The first bytes of every prefix `summary_by_start` looks for: a line that starts with none
+/// of them skips some twenty prefix comparisons.
+const SUMMARY_FIRST_BYTES: &[u8] = b"BFOPRSTmnot=";
+
+/// Summary lines known by how they start.
+fn summary_by_start(line: &str, t: &str) -> bool {
+    let starts = |p: &str| t.starts_with(p);
+    let at_start = |p: &str| line.starts_with(p);
+    if t == "OK" && at_start("OK") || at_start("OK (") || starts("FAILED (") {
+        return true;
+    }
+    if t == "PASS" && at_start("PASS") || t == "FAIL" {
+        return true;
+    }
+    if at_start("Ran ") && line[4..].starts_with(|c: char| c.is_ascii_digit()) {
+        return true;
+    }
+    if line.starts_with("ok  ") || line.starts_with("ok\t") || line.starts_with("FAIL\t") {
+        return true;
+    }
+    if starts("test result: ")
+        || starts("Tests:")
+        || starts("Test Suites:")
+        || starts("Tests run:")
+        || starts("Success: no issues found")
+        || starts("Results (")
+        || starts("BUILD SUCCESS")
+        || starts("BUILD FAILURE")
+        || starts("BUILD FAILED")
+        || at_start("ninja: build stopped")
+        || (at_start("make: ") || at_start("make[")) && !t.contains(" directory '")
+    {
+        return true;
+    }
+    if starts("Found ") && t.contains(" error") && t.contains(" in ") {
+        return true;
+    }
+    t.starts_with('=') && t.contains("short test summary info")
+}
+
+/// `exit status 2`, `exit code 1`, `exited with code 3`, `Exit code: 0`.
+fn has_exit_status(t: &str) -> bool {
+    // Every form has "xit" in it; most lines do not, and a byte scan is cheaper than eight
+    // substring searches.
+    if !has_xit(t.as_bytes()) {
+        return false;
+    }
+    [
+        "exit status",
+        "exit code",
+        "exited with",
+        "Exit status",
+        "Exit code",
+        "Exited with",
+        "EXIT STATUS",
+        "EXIT CODE",
+    ]
+    .iter()
+    .any(|k| {
+        t.find(k).is_some_and(|at| {
+            t[at + k.len()..]
+                .trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
+                .trim_start_matches("code")
+                .trim_start_matches("CODE")
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit())
+        })
+    })
+}
+
+/// Whether `bytes` holds "xit" in any casing. Every byte is looked at, without an early exit,
+/// so that the loop compiles to vector code: hit lines are short, and this runs on each.
+#[allow(
+    clippy::needless_bitwise_bool,
+    reason = "no short circuit: the loop must stay branch-free to be vectorised"
+)]
+fn has_xit(bytes: &[u8]) -> bool {
+    let lower = |b: u8| b | 0x20;
+    bytes
+        .iter()
+        .zip(&bytes[1.min(bytes.len())..])
+        .zip(&bytes[2.min(bytes.len())..])
+        .fold(false, |any, ((&x, &i), &t)| {
+            any | ((lower(x) == b'x') & (lower(i) == b'i') & (lower(t) == b't'))
+        })
+}
+
+/// Whether a digit in `bytes` is followed by a separator (ASCII whitespace, ',', or the first
+/// byte of a non-ASCII character). Branch-free, like `has_xit`.
+#[allow(
+    clippy::needless_bitwise_bool,
+    reason = "no short circuit: the loop must stay branch-free to be vectorised"
+)]
+fn has_separated_digit(bytes: &[u8]) -> bool {
+    let digit = |b: u8| b.wrapping_sub(b'0') < 10;
+    let separated = |b: u8| {
+        (b == b' ')
+            | (b == b'\t')
+            | (b == b'\n')
+            | (b == 0x0c)
+            | (b == b'\r')
+            | (b == b',')
+            | (b >= 0x80)
+    };
+    bytes
+        .iter()
+        .zip(&bytes[1.min(bytes.len())..])
+        .fold(false, |any, (&d, &s)| any | (digit(d) & separated(s)))
+}
+
+/// Words that runners print after a count: `3 failed, 12 passed in 1.2s`, or `536 passed` alone.
+const COUNT_WORDS: &[&str] = &[
+    "passed",
+    "failed",
+    "error",
+    "errors",
+    "skipped",
+    "xfailed",
+    "xpassed",
+    "deselected",
+    "warning",
+    "warnings",
+];
+
+fn runner_counts(t: &str) -> bool {
+    // A count is a word of digits that ends where a separator (whitespace, ',') starts; most
+    // lines have no digit before one, and need no split into words.
+    if !has_separated_digit(t.as_bytes()) {
+        return false;
+    }
+    let words = t
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    let (mut n, mut counted, mut timed) = (0, false, false);
+    let mut prev = "";
+    for w in words {
+        n += 1;
+        if n > 1 {
+            counted |= prev.bytes().all(|b| b.is_ascii_digit()) && COUNT_WORDS.contains(&w);
+            timed |= prev == "in" && w.starts_with(|c: char| c.is_ascii_digit());
+        }
+        prev = w;
+    }
+    // A count alone on its line, or a closing line in pytest's or clang's way.
+    counted && (n == 2 || t.starts_with('=') || t.ends_with("generated.") || timed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_prechecks_same_as_naive() {
+        let alphabet = b"0x9XiItT ,\t\r\n\x0ca\xc3";
+        let mut seed = 7u32;
+        for len in 0..40 {
+            for _ in 0..200 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        alphabet[(seed >> 16) as usize % alphabet.len()]
+                    })
+                    .collect();
+                let xit = bytes.windows(3).any(|w| w.eq_ignore_ascii_case(b"xit"));
+                assert_eq!(has_xit(&bytes), xit, "{bytes:?}");
+                let sep = |b: u8| b.is_ascii_whitespace() || b == b',' || b >= 0x80;
+                let digit = bytes.windows(2).any(|w| w[0].is_ascii_digit() && sep(w[1]));
+                assert_eq!(has_separated_digit(&bytes), digit, "{bytes:?}");
+            }
+        }
+    }
+}
