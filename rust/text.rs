@@ -49,6 +49,10 @@ pub fn byte_at_char(s: &str, n: u64) -> usize {
     let Ok(n) = usize::try_from(n) else {
         return s.len();
     };
+    // A string of at most `n` bytes has at most `n` characters: no need to walk it.
+    if s.len() <= n {
+        return s.len();
+    }
     s.char_indices().nth(n).map_or(s.len(), |(i, _)| i)
 }
 

@@ -9,12 +9,13 @@
 //! bytes, so a line counts the same whether it was met in the scan, in the head, in the tail or
 //! in pieces.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use super::keyword::first_signal;
-use super::noise::{clean, last_state};
+use super::noise::{clean, last_state, without_escapes};
 use super::summary::is_summary;
 
 /// Bytes of a line that decide its class; the rest of a very long line is never scanned again.
@@ -170,6 +171,45 @@ pub fn classify(raw: &str) -> Class {
     // line-start patterns do.
     let start = last_state(&raw[..end]);
     classify_clean(&line, start)
+}
+
+/// A raw line (without its `'\n'`) as a terminal shows it: what the planner classifies, traces
+/// and keeps, worked out once per line.
+#[derive(Debug)]
+pub struct Shown<'a> {
+    raw: &'a str,
+    /// The line's last state, before escapes are removed.
+    state: &'a str,
+    /// The whole line cleaned: [`clean`] of `raw`.
+    pub text: Cow<'a, str>,
+}
+
+impl<'a> Shown<'a> {
+    #[must_use]
+    pub fn new(raw: &'a str) -> Self {
+        let state = last_state(raw);
+        Shown {
+            raw,
+            state,
+            text: without_escapes(state),
+        }
+    }
+
+    /// The raw line.
+    #[must_use]
+    pub fn raw(&self) -> &'a str {
+        self.raw
+    }
+
+    /// [`classify`] of the raw line.
+    #[must_use]
+    pub fn class(&self) -> Class {
+        if self.raw.len() <= CLASSIFY_PREFIX {
+            classify_clean(&self.text, self.state)
+        } else {
+            classify(self.raw)
+        }
+    }
 }
 
 fn classify_clean(line: &str, start: &str) -> Class {

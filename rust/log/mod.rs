@@ -20,9 +20,8 @@ pub mod store;
 mod summary;
 pub mod trace;
 
-use classify::{Class, Counts, Prefilter, classify};
+use classify::{Class, Counts, Prefilter, Shown};
 use dedup::Dedup;
-use noise::clean;
 use store::{BlockStore, ErrorBlock, Kept, Summaries};
 use trace::{Step, Trace};
 
@@ -132,9 +131,9 @@ impl LogPlanner {
 
     /// Classifies and counts one line, and keeps it where its class says.
     fn line(&mut self, text: &str, start: usize, end: usize, no: u64) {
-        let raw = &text[start..end];
+        let line = Shown::new(&text[start..end]);
         let nl = end < text.len();
-        let class = classify(raw);
+        let class = line.class();
         if class == Class::Other {
             return;
         }
@@ -147,20 +146,19 @@ impl LogPlanner {
         self.last_classified = (no, class);
         if class == Class::Warning {
             // Most warnings repeat one already in the table: count them without a copy.
-            let cleaned = clean(raw);
-            let shown = &cleaned[..byte_at_char(&cleaned, self.line_keep)];
+            let shown = &line.text[..byte_at_char(&line.text, self.line_keep)];
             let (counts, line_keep) = (self.counts, self.line_keep);
             self.warnings.add_with(shown, no, || {
-                keep_line(raw, no, class, nl, counts, line_keep)
+                keep_shown(&line, no, class, nl, counts, line_keep)
             });
             return;
         }
-        let kept = self.keep(raw, no, class, nl, self.counts);
+        let kept = keep_shown(&line, no, class, nl, self.counts, self.line_keep);
         match class {
             Class::Summary => self.summaries.push(kept),
             Class::Warning => unreachable!("counted above"),
             Class::Error => {
-                let trace = Trace::open(&clean(raw));
+                let trace = Trace::open(&line.text);
                 let mut lines = Vec::with_capacity(2);
                 lines.extend(context);
                 lines.push(kept);
@@ -201,15 +199,14 @@ impl LogPlanner {
 
     /// Offers the line at `start..end` to the open block; false when the block ended before it.
     fn absorb(&mut self, text: &str, start: usize, end: usize, no: u64) -> bool {
-        let raw = &text[start..end];
+        let line = Shown::new(&text[start..end]);
         let nl = end < text.len();
-        let cleaned = clean(raw);
         let Some(open) = self.open.as_mut() else {
             return false;
         };
-        match open.trace.step(&cleaned) {
+        match open.trace.step(&line.text) {
             Step::Hold => {
-                let kept = keep_line(raw, no, Class::Other, nl, self.counts, self.line_keep);
+                let kept = keep_shown(&line, no, Class::Other, nl, self.counts, self.line_keep);
                 open.held.push(kept);
                 true
             }
@@ -218,12 +215,12 @@ impl LogPlanner {
                 false
             }
             Step::Absorb => {
-                let class = classify(raw);
+                let class = line.class();
                 self.counts.add(class);
                 if class != Class::Other {
                     self.last_classified = (no, class);
                 }
-                let kept = keep_line(raw, no, class, nl, self.counts, self.line_keep);
+                let kept = keep_shown(&line, no, class, nl, self.counts, self.line_keep);
                 let open = self.open.as_mut().expect("checked above");
                 let held = std::mem::take(&mut open.held);
                 open.shown += held.iter().map(shown_chars).sum::<u64>() + shown_chars(&kept);
@@ -321,16 +318,20 @@ impl LogPlanner {
 
 /// `raw` as a plan would show it: cleaned, and cut to `line_keep` characters.
 fn keep_line(raw: &str, no: u64, class: Class, nl: bool, cum: Counts, line_keep: u64) -> Kept {
-    let cleaned = clean(raw);
-    let cut = byte_at_char(&cleaned, line_keep);
+    keep_shown(&Shown::new(raw), no, class, nl, cum, line_keep)
+}
+
+/// [`keep_line`] of a line already read.
+fn keep_shown(line: &Shown, no: u64, class: Class, nl: bool, cum: Counts, line_keep: u64) -> Kept {
+    let cut = byte_at_char(&line.text, line_keep);
     Kept {
         no,
         class,
         cum,
-        text: cleaned[..cut].to_owned(),
-        chars: char_count(raw),
+        text: line.text[..cut].to_owned(),
+        chars: char_count(line.raw()),
         nl,
-        truncated: cut < cleaned.len(),
+        truncated: cut < line.text.len(),
     }
 }
 

@@ -11,11 +11,16 @@ use std::borrow::Cow;
 /// `raw` (one line, without its `'\n'`) as a terminal would finally show it.
 #[must_use]
 pub fn clean(raw: &str) -> Cow<'_, str> {
-    let line = last_state(raw);
-    if memchr::memchr(0x1b, line.as_bytes()).is_some() {
-        Cow::Owned(strip_ansi(line))
+    without_escapes(last_state(raw))
+}
+
+/// `state` (one line state, see [`last_state`]) with its escape sequences removed.
+#[must_use]
+pub fn without_escapes(state: &str) -> Cow<'_, str> {
+    if memchr::memchr(0x1b, state.as_bytes()).is_some() {
+        Cow::Owned(strip_ansi(state))
     } else {
-        Cow::Borrowed(line)
+        Cow::Borrowed(state)
     }
 }
 
