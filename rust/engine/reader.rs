@@ -1,7 +1,8 @@
 //! Turns chunks of input into blocks of whole lines, the way ripgrep's searcher does.
 //!
 //! Only the partial last line of a chunk is carried to the next one; the rest of the chunk is
-//! handed to the sinks in place, without a copy. Lines end at `'\n'` (a CRLF line keeps its
+//! handed to the sinks in place, without a copy, in blocks of whole lines small enough to stay
+//! in cache while every planner reads them. Lines end at `'\n'` (a CRLF line keeps its
 //! `'\r'` as text), and since `'\n'` never occurs inside a UTF-8 sequence, splitting there never
 //! cuts a character. Bytes that are not valid UTF-8 become U+FFFD exactly as Python's
 //! `bytes.decode("utf-8", "replace")` does, whichever way the input was split into chunks.
@@ -14,6 +15,8 @@ use crate::text::count_chars_and_newlines;
 
 /// Bytes of one unfinished line the reader holds before passing it on in pieces.
 pub const LINE_PIECE_CAP: usize = 1 << 20;
+/// Bytes of whole lines handed on as one block: well inside a core's L2 cache.
+const BLOCK_BYTES: usize = 256 * 1024;
 
 #[derive(Debug, Default)]
 pub struct LineReader {
@@ -76,7 +79,7 @@ impl LineReader {
             self.carry = carry[cut..].to_vec();
         }
         if let Some(last_nl) = memchr::memrchr(b'\n', rest) {
-            self.emit(&rest[..=last_nl], valid, false, sink);
+            self.emit_lines(&rest[..=last_nl], valid, sink);
             rest = &rest[last_nl + 1..];
         }
         if rest.len() >= LINE_PIECE_CAP {
@@ -85,6 +88,22 @@ impl LineReader {
             rest = &rest[cut..];
         }
         self.carry.extend_from_slice(rest);
+    }
+
+    /// Hands whole lines to the sink in blocks of about [`BLOCK_BYTES`]: each planner reads a
+    /// block after the reader has counted it, and a block that is still in cache costs no
+    /// second trip to memory. A line longer than that is one block of its own.
+    fn emit_lines(&mut self, mut lines: &[u8], valid: bool, sink: &mut impl Sink) {
+        while lines.len() > BLOCK_BYTES {
+            let cut = match memchr::memrchr(b'\n', &lines[..BLOCK_BYTES]) {
+                Some(nl) => nl + 1,
+                None => memchr::memchr(b'\n', &lines[BLOCK_BYTES..])
+                    .map_or(lines.len(), |nl| BLOCK_BYTES + nl + 1),
+            };
+            self.emit(&lines[..cut], valid, false, sink);
+            lines = &lines[cut..];
+        }
+        self.emit(lines, valid, false, sink);
     }
 
     /// Decodes `bytes` and hands them to the sink as one block.
