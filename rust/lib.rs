@@ -9,6 +9,7 @@ mod clip;
 mod digest;
 mod engine;
 mod error;
+mod hash;
 mod log;
 mod plan;
 mod profile;

@@ -9,9 +9,9 @@
 //! "other" count, and nothing depends on hash order.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use super::store::Kept;
+use crate::hash::FastHash;
 
 /// Templates tracked before the rest is counted as "other".
 const MAX_TEMPLATES: usize = 256;
@@ -34,32 +34,9 @@ pub struct Template {
     pub variants: Vec<Variant>,
 }
 
-/// FNV-1a: the keys are short and not chosen by an adversary who gains from collisions (they
-/// would only slow the table down), and `SipHash` cost more than the rest of a warning's work.
-#[derive(Debug, Clone, Copy)]
-pub struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
 #[derive(Debug, Default)]
 pub struct Dedup {
-    index: HashMap<String, usize, BuildHasherDefault<Fnv>>,
+    index: HashMap<String, usize, FastHash>,
     /// The template of the line being added, reused between lines.
     scratch: String,
     pub templates: Vec<Template>,

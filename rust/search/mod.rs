@@ -7,7 +7,6 @@
 //! unless the output is clearly search-shaped ([`SearchPlanner::is_search_shaped`]); otherwise
 //! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts.
 
-mod hash;
 pub mod line;
 pub mod plan;
 mod rollup;

@@ -14,8 +14,8 @@
 
 use std::collections::HashMap;
 
-use super::hash::FastHash;
 use super::table::{FileEntry, FileTable};
+use crate::hash::FastHash;
 use crate::text::{char_count, thousands};
 
 #[derive(Debug, Clone, Copy)]

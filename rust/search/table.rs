@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use super::hash::FastHash;
+use crate::hash::FastHash;
 
 use crate::text::{byte_at_char, char_count};
 

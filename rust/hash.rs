@@ -1,9 +1,11 @@
-//! A fast hasher for the planner's lookup tables (paths to files, names to directories).
+//! A fast hasher for the planners' lookup tables (paths to files, names to directories,
+//! warning templates).
 //!
-//! The tables are looked up once per new file or directory and never iterated, so their order
-//! cannot reach the output, and their keys come from the tool's output, not from an adversary
-//! who would gain anything by colliding them. The default `SipHash` showed up in profiles of
-//! floods with many files; this is the multiply-rotate hash of rustc's `FxHasher`.
+//! The tables are only looked up, never iterated, so their order cannot reach the output, and
+//! their keys come from the tool's output, not from an adversary who would gain anything by
+//! colliding them. The default `SipHash` showed up in profiles of floods with many files, and a
+//! byte-at-a-time FNV in profiles of logs full of warnings; this is the multiply-rotate hash
+//! of rustc's `FxHasher`, a word at a time.
 
 use std::hash::{BuildHasherDefault, Hasher};
 
