@@ -45,16 +45,37 @@ pub struct Dedup {
 }
 
 impl Dedup {
-    /// Counts one occurrence; `line` is taken only when it is a new variant's first occurrence.
+    /// Counts one occurrence; `line` is kept only when it is a new variant's first occurrence.
     /// Returns the template's index, or `None` past the cap.
     pub fn add(&mut self, line: Kept) -> Option<usize> {
-        let text = line.text.clone();
-        self.add_with(&text, line.no, || line)
+        let (id, new_variant) = self.tally(&line.text, line.no)?;
+        if let Some(key) = new_variant {
+            self.templates[id].variants.push(Variant {
+                key,
+                count: 1,
+                example: line,
+            });
+        }
+        Some(id)
     }
 
     /// Counts one occurrence of the shown text `text` at line `no`; `make` is called for the
     /// line only when it is a new variant's first occurrence, so a repeat costs no copy.
     pub fn add_with(&mut self, text: &str, no: u64, make: impl FnOnce() -> Kept) -> Option<usize> {
+        let (id, new_variant) = self.tally(text, no)?;
+        if let Some(key) = new_variant {
+            self.templates[id].variants.push(Variant {
+                key,
+                count: 1,
+                example: make(),
+            });
+        }
+        Some(id)
+    }
+
+    /// Counts one occurrence of `text` at line `no`: its template's index (`None` past the
+    /// cap), and the key of a new variant that the template has room to keep.
+    fn tally(&mut self, text: &str, no: u64) -> Option<(usize, Option<String>)> {
         let key = variant_key(text);
         let mut template_key = std::mem::take(&mut self.scratch);
         template_of(key, &mut template_key);
@@ -82,14 +103,10 @@ impl Dedup {
         template.last_line = no;
         if let Some(v) = template.variants.iter_mut().find(|v| v.key == key) {
             v.count += 1;
-        } else if template.variants.len() < MAX_VARIANTS {
-            template.variants.push(Variant {
-                key: key.to_owned(),
-                count: 1,
-                example: make(),
-            });
+            return Some((id, None));
         }
-        Some(id)
+        let room = template.variants.len() < MAX_VARIANTS;
+        Some((id, room.then(|| key.to_owned())))
     }
 
     /// The template a diagnostic with this text belongs to, if the table has it.
@@ -111,25 +128,23 @@ impl Dedup {
 pub fn variant_key(text: &str) -> &str {
     let t = text.trim_start();
     let mut rest = t;
-    // A path-like first word followed by `:digits` fields.
-    if let Some(colon) = rest.find(':') {
-        let head = &rest[..colon];
-        if !head.contains(' ') && !head.is_empty() {
-            rest = &rest[colon + 1..];
-            let mut fields = 0;
-            while let Some(after) = rest.strip_prefix(|c: char| c.is_ascii_digit()) {
-                let digits = 1 + after.bytes().take_while(u8::is_ascii_digit).count();
-                match rest[digits..].strip_prefix(':') {
-                    Some(next) => {
-                        rest = next;
-                        fields += 1;
-                    }
-                    None => break,
+    // A path-like first word followed by `:digits` fields: the first ':' comes before any ' '.
+    let first_stop = rest.bytes().position(|b| b == b':' || b == b' ');
+    if let Some(colon) = first_stop.filter(|&at| at > 0 && rest.as_bytes()[at] == b':') {
+        rest = &rest[colon + 1..];
+        let mut fields = 0;
+        while let Some(after) = rest.strip_prefix(|c: char| c.is_ascii_digit()) {
+            let digits = 1 + after.bytes().take_while(u8::is_ascii_digit).count();
+            match rest[digits..].strip_prefix(':') {
+                Some(next) => {
+                    rest = next;
+                    fields += 1;
                 }
+                None => break,
             }
-            if fields > 0 {
-                return rest.trim_start();
-            }
+        }
+        if fields > 0 {
+            return rest.trim_start();
         }
     }
     t

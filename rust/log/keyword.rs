@@ -42,33 +42,57 @@ const CAMEL: &[(&str, Class)] = &[
 /// CamelCase name.
 pub(super) fn first_signal(line: &str) -> Class {
     let bytes = line.as_bytes();
+    let mut prev = 0u8;
     for (at, &b) in bytes.iter().enumerate() {
-        if !MAY_START[usize::from(b)] {
-            continue;
+        let kind = KIND[usize::from(b)];
+        if kind & MAY_START != 0 {
+            let found = if prev & WORD != 0 {
+                // Inside a word only a CamelCase suffix can start.
+                if kind & CAMEL_START != 0 {
+                    camel_at(bytes, at)
+                } else {
+                    None
+                }
+            } else if prev & JOINER != 0 {
+                // Joined to an identifier, a path, a flag or a dotted name: `-Werror`.
+                None
+            } else {
+                keyword_at(line, at)
+            };
+            if let Some(class) = found {
+                return class;
+            }
         }
-        let found = match at.checked_sub(1).map(|i| bytes[i]) {
-            // Inside a word only a CamelCase suffix can start.
-            Some(prev) if prev.is_ascii_alphanumeric() => camel_at(bytes, at),
-            // Joined to an identifier, a path, a flag or a dotted name: `-Werror`, `.failed`.
-            Some(b'_' | b'-' | b'/' | b'.' | b'\\') => None,
-            _ => keyword_at(line, at),
-        };
-        if let Some(class) = found {
-            return class;
-        }
+        prev = kind;
     }
     Class::Other
 }
 
-/// The first letters of the keywords, in either case: a byte-indexed table, so that the walk
-/// over a line costs one look-up per byte.
-static MAY_START: [bool; 256] = {
-    let mut table = [false; 256];
-    let letters = b"efptwEFPTW";
-    let mut i = 0;
-    while i < letters.len() {
-        table[letters[i] as usize] = true;
-        i += 1;
+/// What a byte may be to the walk in [`first_signal`], as bits of [`KIND`].
+const MAY_START: u8 = 1;
+const CAMEL_START: u8 = 2;
+const WORD: u8 = 4;
+const JOINER: u8 = 8;
+
+/// The kind of every byte, so that the walk costs one look-up per byte of the line.
+static KIND: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            table[b] |= WORD;
+        }
+        if matches!(c.to_ascii_lowercase(), b'e' | b'f' | b'p' | b't' | b'w') {
+            table[b] |= MAY_START;
+        }
+        if matches!(c, b'E' | b'F' | b'W') {
+            table[b] |= CAMEL_START;
+        }
+        if matches!(c, b'_' | b'-' | b'/' | b'.' | b'\\') {
+            table[b] |= JOINER;
+        }
+        b += 1;
     }
     table
 };
@@ -182,10 +206,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn camel_suffixes_start_where_the_walk_looks() {
+        for &(suffix, _) in CAMEL {
+            assert!(
+                KIND[usize::from(suffix.as_bytes()[0])] & CAMEL_START != 0,
+                "{suffix}"
+            );
+        }
+    }
+
+    #[test]
     fn families_are_the_keywords_by_their_first_two_letters() {
         for &(word, _) in KEYWORDS {
             let w = word.as_bytes();
-            assert!(MAY_START[usize::from(w[0])], "{word}");
+            assert!(KIND[usize::from(w[0])] & MAY_START != 0, "{word}");
             assert!(family(w[0], w[1]).iter().any(|k| k.0 == word), "{word}");
         }
         let listed: usize = [b"er", b"fa", b"ex", b"pa", b"tr", b"wa"]
