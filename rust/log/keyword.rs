@@ -79,6 +79,7 @@ static KIND: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut b = 0;
     while b < 256 {
+        #[allow(clippy::cast_possible_truncation, reason = "b < 256")]
         let c = b as u8;
         if c.is_ascii_alphanumeric() {
             table[b] |= WORD;
