@@ -34,9 +34,17 @@ pub struct Template {
     pub variants: Vec<Variant>,
 }
 
+/// Bytes of variant keys remembered in [`Dedup`]'s look-up of known variants.
+const KNOWN_BYTES: usize = 1 << 20;
+
 #[derive(Debug, Default)]
 pub struct Dedup {
     index: HashMap<String, usize, FastHash>,
+    /// Variant keys met before, to their template and their place among its variants (`None`
+    /// when it had no room to keep them): a repeat is counted with one look-up, without
+    /// working out its template. Up to [`KNOWN_BYTES`] of keys; later ones take the long way.
+    known: HashMap<String, (usize, Option<usize>), FastHash>,
+    known_bytes: usize,
     /// The template of the line being added, reused between lines.
     scratch: String,
     pub templates: Vec<Template>,
@@ -77,6 +85,15 @@ impl Dedup {
     /// cap), and the key of a new variant that the template has room to keep.
     fn tally(&mut self, text: &str, no: u64) -> Option<(usize, Option<String>)> {
         let key = variant_key(text);
+        if let Some(&(id, variant)) = self.known.get(key) {
+            let template = &mut self.templates[id];
+            template.count += 1;
+            template.last_line = no;
+            if let Some(v) = variant {
+                template.variants[v].count += 1;
+            }
+            return Some((id, None));
+        }
         let mut template_key = std::mem::take(&mut self.scratch);
         template_of(key, &mut template_key);
         let found = self.index.get(template_key.as_str()).copied();
@@ -105,7 +122,13 @@ impl Dedup {
             v.count += 1;
             return Some((id, None));
         }
+        // The caller keeps a new variant, at the end of the list, when there is room.
         let room = template.variants.len() < MAX_VARIANTS;
+        let place = room.then_some(template.variants.len());
+        if self.known_bytes + key.len() <= KNOWN_BYTES {
+            self.known_bytes += key.len();
+            self.known.insert(key.to_owned(), (id, place));
+        }
         Some((id, room.then(|| key.to_owned())))
     }
 
@@ -377,6 +400,50 @@ mod tests {
         assert_eq!(t.variants[0].count, 2);
         assert_eq!(t.variants[0].example.no, 3);
         assert_eq!(d.count(a), 3);
+    }
+
+    /// Counts against a plain tally: per template, its count, first and last line; per kept
+    /// variant (the first `MAX_VARIANTS` met), its count and first line. Many repeats, and more
+    /// variants than a template keeps, so that known variants are counted the short way.
+    #[test]
+    fn counts_match_a_plain_tally() {
+        let mut d = Dedup::default();
+        let mut templates: Vec<(String, u64, u64, u64)> = Vec::new();
+        let mut variants: Vec<(String, String, u64, u64)> = Vec::new();
+        let mut seed = 0x9e37_79b9_u32;
+        for no in 1..20_000u64 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let (kind, var) = ((seed >> 16) % 3, (seed >> 20) % 13);
+            let text = format!("m{no}.c:{no}: warning: kind{kind} unused 'v{var}'");
+            d.add(kept(no, &text));
+            let key = variant_key(&text).to_owned();
+            let template = template_of(&key);
+            match templates.iter_mut().find(|t| t.0 == template) {
+                Some(t) => {
+                    t.1 += 1;
+                    t.3 = no;
+                }
+                None => templates.push((template.clone(), 1, no, no)),
+            }
+            let room = variants.iter().filter(|v| v.0 == template).count() < MAX_VARIANTS;
+            match variants.iter_mut().find(|v| v.1 == key) {
+                Some(v) => v.2 += 1,
+                None if room => variants.push((template, key, 1, no)),
+                None => {}
+            }
+        }
+        assert_eq!(d.templates.len(), templates.len());
+        for (got, want) in d.templates.iter().zip(&templates) {
+            assert_eq!(
+                (got.count, got.first_line, got.last_line),
+                (want.1, want.2, want.3)
+            );
+            let kept: Vec<_> = variants.iter().filter(|v| v.0 == want.0).collect();
+            assert_eq!(got.variants.len(), kept.len());
+            for (g, w) in got.variants.iter().zip(kept) {
+                assert_eq!((&g.key, g.count, g.example.no), (&w.1, w.2, w.3));
+            }
+        }
     }
 
     #[test]
