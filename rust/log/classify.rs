@@ -229,6 +229,7 @@ fn classify_clean(line: &str, start: &str) -> Class {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::log::tests::word_lines;
 
     fn c(line: &str) -> Class {
         classify(line)
@@ -397,22 +398,7 @@ mod tests {
             "\r",
             "\x1b[1m",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        for _ in 0..200_000 {
-            let mut line = String::new();
-            for _ in 0..(state % 7) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let w = words[usize::try_from(state % words.len() as u64).unwrap()];
-                if state % 3 == 0 {
-                    line.push(' ');
-                }
-                line.push_str(w);
-            }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+        for line in word_lines(&words, 0x2545_f491_4f6c_dd1d, 7, true).take(200_000) {
             let hay = format!("\n{line}");
             if pre.next_hit(&hay, 0).is_none() {
                 assert_eq!(c(&line), Class::Other, "{line:?}");

@@ -205,6 +205,7 @@ fn previous_word(before: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::log::tests::word_lines;
 
     #[test]
     fn camel_suffixes_start_where_the_walk_looks() {
@@ -318,18 +319,7 @@ mod tests {
             "x",
             "1",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        for _ in 0..200_000 {
-            let mut line = String::new();
-            for _ in 0..(state % 8) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                line.push_str(words[usize::try_from(state % words.len() as u64).unwrap()]);
-            }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+        for line in word_lines(&words, 0x9e37_79b9_7f4a_7c15, 8, false).take(200_000) {
             assert_eq!(first_signal(&line), first_signal_naive(&line), "{line:?}");
             assert_eq!(previous_word(&line), previous_word_naive(&line), "{line:?}");
         }
