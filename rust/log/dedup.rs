@@ -57,13 +57,7 @@ impl Dedup {
     /// Returns the template's index, or `None` past the cap.
     pub fn add(&mut self, line: Kept) -> Option<usize> {
         let (id, new_variant) = self.tally(&line.text, line.no)?;
-        if let Some(key) = new_variant {
-            self.templates[id].variants.push(Variant {
-                key,
-                count: 1,
-                example: line,
-            });
-        }
+        self.keep_variant(id, new_variant, || line);
         Some(id)
     }
 
@@ -71,14 +65,19 @@ impl Dedup {
     /// line only when it is a new variant's first occurrence, so a repeat costs no copy.
     pub fn add_with(&mut self, text: &str, no: u64, make: impl FnOnce() -> Kept) -> Option<usize> {
         let (id, new_variant) = self.tally(text, no)?;
-        if let Some(key) = new_variant {
+        self.keep_variant(id, new_variant, make);
+        Some(id)
+    }
+
+    /// Keeps a new variant of template `id`, with `make`'s line as its first occurrence.
+    fn keep_variant(&mut self, id: usize, key: Option<String>, make: impl FnOnce() -> Kept) {
+        if let Some(key) = key {
             self.templates[id].variants.push(Variant {
                 key,
                 count: 1,
                 example: make(),
             });
         }
-        Some(id)
     }
 
     /// Counts one occurrence of `text` at line `no`: its template's index (`None` past the
