@@ -94,7 +94,9 @@ impl Default for Sampler {
 }
 
 impl Sink for Sampler {
-    fn block(&mut self, block: &Block<'_>) {
+    type Lookahead = ();
+    fn lookahead(&self) {}
+    fn block(&mut self, block: &Block<'_>, (): ()) {
         let text = block.text;
         let bytes = text.as_bytes();
         // Line starts: a piece that continues a line was sampled with the line's first piece.

@@ -36,7 +36,9 @@ impl Window {
 }
 
 impl Sink for Window {
-    fn block(&mut self, block: &Block<'_>) {
+    type Lookahead = ();
+    fn lookahead(&self) {}
+    fn block(&mut self, block: &Block<'_>, (): ()) {
         let text = block.text;
         if self.head_chars < self.budget {
             let end = byte_at_char(text, self.budget - self.head_chars);

@@ -18,7 +18,7 @@ use crate::profile::{Profile, ToolKind};
 use crate::search::{self, SearchPlanner};
 use crate::text::char_count;
 use reader::LineReader;
-use sink::{Block, Sink, Totals};
+use sink::{Block, Found, Sink, Totals};
 
 /// The result of a compression: the plan that was chosen and the input's totals.
 #[derive(Debug)]
@@ -53,14 +53,20 @@ struct Planners {
 }
 
 impl Sink for Planners {
-    fn block(&mut self, block: &Block<'_>) {
-        self.window.block(block);
-        self.search.block(block);
+    type Lookahead = Option<<LogPlanner as Sink>::Lookahead>;
+
+    fn lookahead(&self) -> Self::Lookahead {
+        self.log.as_ref().map(Sink::lookahead)
+    }
+
+    fn block(&mut self, block: &Block<'_>, found: Found<Self>) {
+        self.window.block(block, ());
+        self.search.block(block, ());
         if let Some(sampler) = &mut self.sampler {
-            sampler.block(block);
+            sampler.block(block, ());
         }
         if let Some(log) = &mut self.log {
-            log.block(block);
+            log.block(block, found.expect("the look-ahead is the log planner's"));
         }
     }
 }

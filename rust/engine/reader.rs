@@ -10,7 +10,7 @@
 
 use std::borrow::Cow;
 
-use super::sink::{Block, Sink, Totals};
+use super::sink::{Block, Found, Lookahead, Sink, Totals};
 use crate::text::count_chars_and_newlines;
 
 /// Bytes of one unfinished line the reader holds before passing it on in pieces.
@@ -93,17 +93,11 @@ impl LineReader {
     /// Hands whole lines to the sink in blocks of about [`BLOCK_BYTES`]: each planner reads a
     /// block after the reader has counted it, and a block that is still in cache costs no
     /// second trip to memory. A line longer than that is one block of its own.
-    fn emit_lines(&mut self, mut lines: &[u8], valid: bool, sink: &mut impl Sink) {
-        while lines.len() > BLOCK_BYTES {
-            let cut = match memchr::memrchr(b'\n', &lines[..BLOCK_BYTES]) {
-                Some(nl) => nl + 1,
-                None => memchr::memchr(b'\n', &lines[BLOCK_BYTES..])
-                    .map_or(lines.len(), |nl| BLOCK_BYTES + nl + 1),
-            };
-            self.emit(&lines[..cut], valid, false, sink);
-            lines = &lines[cut..];
+    fn emit_lines<S: Sink>(&mut self, lines: &[u8], valid: bool, sink: &mut S) {
+        let look = sink.lookahead();
+        for block in blocks(lines) {
+            self.deliver(prepare(block, valid, &look), false, sink);
         }
-        self.emit(lines, valid, false, sink);
     }
 
     /// Decodes `bytes` and hands them to the sink as one block.
@@ -111,27 +105,79 @@ impl LineReader {
         if bytes.is_empty() {
             return;
         }
-        let text: Cow<'_, str> = if valid {
-            // SAFETY: `bytes` is a slice of a `&str` cut at '\n' bytes or by
-            // `sequence_safe_cut`, so it starts and ends on character boundaries.
-            Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) })
-        } else {
-            String::from_utf8_lossy(bytes)
-        };
-        let (chars, newlines) = count_chars_and_newlines(text.as_bytes());
+        let prepared = prepare(bytes, valid, &sink.lookahead());
+        self.deliver(prepared, line_open, sink);
+    }
+
+    /// Hands a prepared block to the sink and moves the reader past it.
+    fn deliver<S: Sink>(
+        &mut self,
+        prepared: Prepared<'_, Found<S>>,
+        line_open: bool,
+        sink: &mut S,
+    ) {
+        let text = &*prepared.text;
         let block = Block {
-            text: &text,
+            text,
             first_line: self.newlines + 1,
-            chars,
-            newlines,
+            chars: prepared.chars,
+            newlines: prepared.newlines,
             continues_line: self.mid_line,
             line_open,
         };
-        sink.block(&block);
-        self.next_char += chars;
-        self.newlines += newlines;
+        sink.block(&block, prepared.found);
+        self.next_char += prepared.chars;
+        self.newlines += prepared.newlines;
         self.mid_line = !text.ends_with('\n');
     }
+}
+
+/// A block with everything about it that needs no earlier block: its text decoded, its counts,
+/// and what the sink's look-ahead found in it.
+struct Prepared<'a, F> {
+    text: Cow<'a, str>,
+    chars: u64,
+    newlines: u64,
+    found: F,
+}
+
+fn prepare<'a, L: Lookahead>(bytes: &'a [u8], valid: bool, look: &L) -> Prepared<'a, L::Found> {
+    let text: Cow<'a, str> = if valid {
+        // SAFETY: `bytes` is a slice of a `&str` cut at '\n' bytes or by
+        // `sequence_safe_cut`, so it starts and ends on character boundaries.
+        Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        String::from_utf8_lossy(bytes)
+    };
+    let (chars, newlines) = count_chars_and_newlines(text.as_bytes());
+    let found = look.look(&text);
+    Prepared {
+        text,
+        chars,
+        newlines,
+        found,
+    }
+}
+
+/// `lines` (whole lines) cut into blocks of about [`BLOCK_BYTES`], each ending in `'\n'`.
+fn blocks(mut lines: &[u8]) -> impl Iterator<Item = &[u8]> {
+    std::iter::from_fn(move || {
+        if lines.is_empty() {
+            return None;
+        }
+        let cut = if lines.len() <= BLOCK_BYTES {
+            lines.len()
+        } else {
+            match memchr::memrchr(b'\n', &lines[..BLOCK_BYTES]) {
+                Some(nl) => nl + 1,
+                None => memchr::memchr(b'\n', &lines[BLOCK_BYTES..])
+                    .map_or(lines.len(), |nl| BLOCK_BYTES + nl + 1),
+            }
+        };
+        let (block, rest) = lines.split_at(cut);
+        lines = rest;
+        Some(block)
+    })
 }
 
 /// Where to split a run of bytes without a `'\n'` so that decoding the two parts separately gives
@@ -164,7 +210,9 @@ mod tests {
     struct Transcript(Vec<String>);
 
     impl Sink for Transcript {
-        fn block(&mut self, b: &Block<'_>) {
+        type Lookahead = ();
+        fn lookahead(&self) {}
+        fn block(&mut self, b: &Block<'_>, (): ()) {
             self.0.push(format!(
                 "{}:{}:{}:{}:{}:{:?}",
                 b.first_line, b.chars, b.newlines, b.continues_line, b.line_open, b.text
@@ -191,7 +239,9 @@ mod tests {
     fn any_split_decodes_like_one_chunk() {
         struct Collect<'v>(&'v mut Vec<String>);
         impl Sink for Collect<'_> {
-            fn block(&mut self, b: &Block<'_>) {
+            type Lookahead = ();
+            fn lookahead(&self) {}
+            fn block(&mut self, b: &Block<'_>, (): ()) {
                 self.0.push(b.text.to_owned());
             }
         }

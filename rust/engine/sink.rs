@@ -4,6 +4,8 @@
 //! [`Sink`] trait. The reader delivers [`Block`]s of whole lines, so a planner can run one
 //! multi-pattern scan over a block instead of a call per line; only a line longer than the
 //! reader's cap arrives in several pieces, flagged by `continues_line` and `line_open`.
+//! Work that needs only a block's text (a sink's [`Lookahead`]) is split from the work that
+//! needs the blocks before it, so that the reader can do the first on a second core.
 
 /// A run of decoded input text, as delivered by the reader.
 #[derive(Debug, Clone, Copy)]
@@ -33,8 +35,37 @@ pub struct Totals {
     pub newlines: u64,
 }
 
+/// Work a sink does on a block's text alone, needing nothing it saw before: the reader may run
+/// it ahead, on another core, while the sink still reads earlier blocks.
+pub trait Lookahead: Send + Sync {
+    /// What the look finds in one block.
+    type Found: Send;
+    fn look(&self, text: &str) -> Self::Found;
+}
+
+/// Nothing to look for.
+impl Lookahead for () {
+    type Found = ();
+    fn look(&self, _text: &str) {}
+}
+
+/// A look that only some configurations need.
+impl<L: Lookahead> Lookahead for Option<L> {
+    type Found = Option<L::Found>;
+    fn look(&self, text: &str) -> Self::Found {
+        self.as_ref().map(|l| l.look(text))
+    }
+}
+
+/// What a sink's look-ahead found in a block.
+pub type Found<S> = <<S as Sink>::Lookahead as Lookahead>::Found;
+
 /// A planner's view of the single pass: it observes every block once, in order, and keeps only
 /// state bounded by its budget and fixed caps.
 pub trait Sink {
-    fn block(&mut self, block: &Block<'_>);
+    type Lookahead: Lookahead;
+    /// The look-ahead for this sink's blocks.
+    fn lookahead(&self) -> Self::Lookahead;
+    /// Observes the next block, with what the look-ahead found in its text.
+    fn block(&mut self, block: &Block<'_>, found: Found<Self>);
 }

@@ -17,6 +17,8 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use super::keyword::first_signal;
 use super::noise::{clean, last_state, without_escapes};
 use super::summary::is_summary;
+use crate::engine::sink::Lookahead;
+use crate::text::count_newlines;
 
 /// Bytes of a line that decide its class; the rest of a very long line is never scanned again.
 pub const CLASSIFY_PREFIX: usize = 64 * 1024;
@@ -156,6 +158,51 @@ impl Prefilter {
     pub fn next_hit(&self, hay: &str, from: usize) -> Option<usize> {
         let input = aho_corasick::Input::new(hay).span(from..hay.len());
         self.automaton.find(input).map(|m| m.start())
+    }
+}
+
+/// A line of a block that is not [`Class::Other`], found by the prefilter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    /// Byte offset of the line's start in the block.
+    pub start: usize,
+    /// Lines of the block before it.
+    pub line: u64,
+    pub class: Class,
+}
+
+impl Lookahead for Prefilter {
+    type Found = Vec<Candidate>;
+
+    /// Every line of `text` but its first (which has no `'\n'` before it for the line-start
+    /// patterns, so the planner classifies it itself) that is not [`Class::Other`], in order.
+    fn look(&self, text: &str) -> Vec<Candidate> {
+        let bytes = text.as_bytes();
+        let mut found = Vec::new();
+        // `from` is always at the '\n' before the line the search resumes in.
+        let Some(mut from) = memchr::memchr(b'\n', bytes) else {
+            return found;
+        };
+        let (mut counted, mut line) = (0, 0);
+        while let Some(hit) = self.next_hit(text, from) {
+            // The hit's line starts after the last '\n' at or before it (there is one at `from`).
+            let start = memchr::memrchr(b'\n', &bytes[from..=hit]).map_or(from, |nl| from + nl) + 1;
+            if start >= bytes.len() {
+                break;
+            }
+            line += count_newlines(&bytes[counted..start]);
+            counted = start;
+            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+            let class = Shown::new(&text[start..end]).class();
+            if class != Class::Other {
+                found.push(Candidate { start, line, class });
+            }
+            if end == bytes.len() {
+                break;
+            }
+            from = end;
+        }
+        found
     }
 }
 

@@ -1,12 +1,13 @@
 //! The build and test log planner: every error with its trace, the runner's summaries, the head
 //! and the tail, warnings once per kind, in their original order with labelled gaps.
 //!
-//! [`LogPlanner`] watches the single pass as a [`Sink`]. Per block it runs one multi-pattern
-//! scan ([`classify::Prefilter`]); only the lines the scan hits are classified, and only the
-//! lines after an error are walked one by one, to absorb its trace. What it keeps is bounded by
-//! the budget: error blocks up to a cap of a few budgets (the rest counted, with where they
-//! were), the first and last summary lines, and capped, insertion-ordered tables of repeated
-//! warnings and errors. At the end [`LogPlanner::plan`] takes the head and the tail from the
+//! [`LogPlanner`] watches the single pass as a [`Sink`]. Its look-ahead
+//! ([`classify::Prefilter`], which needs nothing but the block and so may run on another core)
+//! makes one multi-pattern scan per block and classifies only the lines it hits; the planner
+//! then visits those lines, and walks one by one only the lines after an error, to absorb its
+//! trace. What it keeps is bounded by the budget: error blocks up to a cap of a few budgets
+//! (the rest counted, with where they were), the first and last summary lines, and capped,
+//! insertion-ordered tables of repeated warnings and errors. At the end [`LogPlanner::plan`] takes the head and the tail from the
 //! clip's window and selects under the budget (see `select`); it declines, and the clip runs,
 //! when the output shows no error and fewer than two summary lines.
 
@@ -20,7 +21,7 @@ pub mod store;
 mod summary;
 pub mod trace;
 
-use classify::{Class, Counts, Prefilter, Shown};
+use classify::{Candidate, Class, Counts, Prefilter, Shown};
 use dedup::Dedup;
 use store::{BlockStore, ErrorBlock, Kept, Summaries};
 use trace::{Step, Trace};
@@ -29,7 +30,7 @@ use crate::clip::window::Window;
 use crate::engine::sink::{Block, Sink, Totals};
 use crate::plan::Plan;
 use crate::profile::Profile;
-use crate::text::{byte_at_char, char_count, count_chars_and_newlines, count_newlines};
+use crate::text::{byte_at_char, char_count, count_chars_and_newlines};
 
 /// Budgets below this get the clip: a log plan needs room for a head, a tail and one block.
 pub const MIN_BUDGET: u64 = 400;
@@ -59,7 +60,6 @@ pub struct LogPlanner {
     budget: u64,
     /// Characters of one line that a plan may show.
     line_keep: u64,
-    prefilter: Prefilter,
     counts: Counts,
     /// The last line of a class other than `Other`, and that class.
     last_classified: (u64, Class),
@@ -85,7 +85,6 @@ impl LogPlanner {
         LogPlanner {
             budget,
             line_keep: (budget / 8).clamp(120, 8192),
-            prefilter: Prefilter::default(),
             counts: Counts::default(),
             last_classified: (0, Class::Other),
             prev: None,
@@ -129,11 +128,12 @@ impl LogPlanner {
         keep_line(raw, no, class, nl, cum, self.line_keep)
     }
 
-    /// Classifies and counts one line, and keeps it where its class says.
-    fn line(&mut self, text: &str, start: usize, end: usize, no: u64) {
+    /// Classifies (unless its class is `known`) and counts one line, and keeps it where its
+    /// class says.
+    fn line(&mut self, text: &str, start: usize, end: usize, no: u64, known: Option<Class>) {
         let line = Shown::new(&text[start..end]);
         let nl = end < text.len();
-        let class = line.class();
+        let class = known.unwrap_or_else(|| line.class());
         if class == Class::Other {
             return;
         }
@@ -197,8 +197,16 @@ impl LogPlanner {
         worth.then_some(kept)
     }
 
-    /// Offers the line at `start..end` to the open block; false when the block ended before it.
-    fn absorb(&mut self, text: &str, start: usize, end: usize, no: u64) -> bool {
+    /// Offers the line at `start..end` (of class `known`, when known) to the open block; false
+    /// when the block ended before it.
+    fn absorb(
+        &mut self,
+        text: &str,
+        start: usize,
+        end: usize,
+        no: u64,
+        known: Option<Class>,
+    ) -> bool {
         let line = Shown::new(&text[start..end]);
         let nl = end < text.len();
         let Some(open) = self.open.as_mut() else {
@@ -215,7 +223,7 @@ impl LogPlanner {
                 false
             }
             Step::Absorb => {
-                let class = line.class();
+                let class = known.unwrap_or_else(|| line.class());
                 self.counts.add(class);
                 if class != Class::Other {
                     self.last_classified = (no, class);
@@ -270,48 +278,42 @@ impl LogPlanner {
         self.blocks.push(block, repeat);
     }
 
-    /// Classifies the lines of `text`, which starts at the beginning of line `first_no`.
-    fn scan(&mut self, text: &str, first_no: u64) {
+    /// Classifies the lines of `text`, which starts at the beginning of line `first_no`;
+    /// `found` holds the lines of `text` the prefilter found, their offsets and line numbers
+    /// relative to `text`.
+    fn scan(&mut self, text: &str, first_no: u64, found: &[Candidate]) {
         let bytes = text.as_bytes();
         let mut at = 0;
         let mut at_no = first_no;
-        // The line at `at` is classified directly, not through the prefilter, when the scan
-        // cannot vouch for it: the first line of a block has no '\n' before it for the
-        // line-start patterns. Any later line, one that ended a trace included, goes through
-        // the prefilter, which skips only lines that `classify` would call `Other`.
-        let mut direct = true;
+        let mut next = 0;
         while at < bytes.len() {
+            // The prefilter vouches for every line but the first: a line it did not find is
+            // `Other`. With no block open, only the lines it found need a look.
+            let known = if at == 0 {
+                None
+            } else {
+                next += found[next..].partition_point(|c| c.start < at);
+                match found.get(next) {
+                    Some(c) if c.start == at => Some(c.class),
+                    Some(c) if self.open.is_none() => {
+                        at = c.start;
+                        at_no = first_no + c.line;
+                        Some(c.class)
+                    }
+                    None if self.open.is_none() => break,
+                    _ => Some(Class::Other),
+                }
+            };
             let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
             if self.open.is_some() {
-                if self.absorb(text, at, end, at_no) {
-                    at = end + 1;
-                    at_no += 1;
-                } else {
-                    direct = at == 0;
+                if !self.absorb(text, at, end, at_no, known) {
+                    continue; // the block ended before this line: look at it again
                 }
-                continue;
-            }
-            if direct {
-                direct = false;
-                self.line(text, at, end, at_no);
-                at = end + 1;
-                at_no += 1;
-                continue;
-            }
-            let Some(hit) = self.prefilter.next_hit(text, at - 1) else {
-                break;
-            };
-            let start = if bytes[hit] == b'\n' {
-                hit + 1
             } else {
-                memchr::memrchr(b'\n', &bytes[at..hit]).map_or(at, |i| at + i + 1)
-            };
-            if start >= bytes.len() {
-                break;
+                self.line(text, at, end, at_no, known);
             }
-            at_no += count_newlines(&bytes[at..start]);
-            at = start;
-            direct = true;
+            at = end + 1;
+            at_no += 1;
         }
     }
 }
@@ -336,7 +338,13 @@ fn keep_shown(line: &Shown, no: u64, class: Class, nl: bool, cum: Counts, line_k
 }
 
 impl Sink for LogPlanner {
-    fn block(&mut self, block: &Block<'_>) {
+    type Lookahead = Prefilter;
+
+    fn lookahead(&self) -> Prefilter {
+        Prefilter::default()
+    }
+
+    fn block(&mut self, block: &Block<'_>, mut found: Vec<Candidate>) {
         let mut text = block.text;
         let mut no = block.first_line;
         if block.continues_line {
@@ -355,11 +363,16 @@ impl Sink for LogPlanner {
                 no += 1;
             }
             text = &text[seg_end..];
+            // The prefilter passed over the block's first line: every line it found is later.
+            for c in &mut found {
+                c.start -= seg_end;
+                c.line -= 1;
+            }
         }
         if text.is_empty() {
             return;
         }
-        self.scan(text, no);
+        self.scan(text, no, &found);
         let last_start =
             memchr::memrchr(b'\n', &text.as_bytes()[..text.len() - 1]).map_or(0, |i| i + 1);
         let ends_nl = text.ends_with('\n');

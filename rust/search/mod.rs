@@ -512,7 +512,9 @@ impl SearchPlanner {
 }
 
 impl Sink for SearchPlanner {
-    fn block(&mut self, block: &Block<'_>) {
+    type Lookahead = ();
+    fn lookahead(&self) {}
+    fn block(&mut self, block: &Block<'_>, (): ()) {
         if self.prefix == Prefix::Declined {
             return;
         }
