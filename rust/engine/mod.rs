@@ -5,6 +5,7 @@
 //! compression is a single feed and a finish, so streamed and one-shot results cannot differ.
 //! State between chunks is bounded by the budget and fixed caps, never by the input's size.
 
+mod ahead;
 pub mod reader;
 pub mod sink;
 

@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 
+use super::ahead::read_prepared;
 use super::sink::{Block, Found, Lookahead, Sink, Totals};
 use crate::text::count_chars_and_newlines;
 
@@ -17,6 +18,9 @@ use crate::text::count_chars_and_newlines;
 pub const LINE_PIECE_CAP: usize = 1 << 20;
 /// Bytes of whole lines handed on as one block: well inside a core's L2 cache.
 const BLOCK_BYTES: usize = 256 * 1024;
+/// Bytes of whole lines in one chunk from which the blocks are prepared on two cores: below
+/// this, starting a thread costs more than it saves.
+const AHEAD_MIN_BYTES: usize = 1 << 20;
 
 #[derive(Debug, Default)]
 pub struct LineReader {
@@ -93,8 +97,18 @@ impl LineReader {
     /// Hands whole lines to the sink in blocks of about [`BLOCK_BYTES`]: each planner reads a
     /// block after the reader has counted it, and a block that is still in cache costs no
     /// second trip to memory. A line longer than that is one block of its own.
+    ///
+    /// From [`AHEAD_MIN_BYTES`] on, the blocks are prepared on two cores (see [`super::ahead`]):
+    /// the sink gets the same blocks in the same order, sooner.
     fn emit_lines<S: Sink>(&mut self, lines: &[u8], valid: bool, sink: &mut S) {
         let look = sink.lookahead();
+        if lines.len() >= AHEAD_MIN_BYTES {
+            let blocks: Vec<&[u8]> = blocks(lines).collect();
+            let read = |prepared| self.deliver(prepared, false, sink);
+            if read_prepared(&blocks, valid, &look, read) {
+                return;
+            }
+        }
         for block in blocks(lines) {
             self.deliver(prepare(block, valid, &look), false, sink);
         }
@@ -134,14 +148,18 @@ impl LineReader {
 
 /// A block with everything about it that needs no earlier block: its text decoded, its counts,
 /// and what the sink's look-ahead found in it.
-struct Prepared<'a, F> {
-    text: Cow<'a, str>,
-    chars: u64,
-    newlines: u64,
-    found: F,
+pub(super) struct Prepared<'a, F> {
+    pub(super) text: Cow<'a, str>,
+    pub(super) chars: u64,
+    pub(super) newlines: u64,
+    pub(super) found: F,
 }
 
-fn prepare<'a, L: Lookahead>(bytes: &'a [u8], valid: bool, look: &L) -> Prepared<'a, L::Found> {
+pub(super) fn prepare<'a, L: Lookahead>(
+    bytes: &'a [u8],
+    valid: bool,
+    look: &L,
+) -> Prepared<'a, L::Found> {
     let text: Cow<'a, str> = if valid {
         // SAFETY: `bytes` is a slice of a `&str` cut at '\n' bytes or by
         // `sequence_safe_cut`, so it starts and ends on character boundaries.

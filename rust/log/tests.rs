@@ -191,6 +191,38 @@ fn stream_equals_one_shot() {
     }
 }
 
+/// An input of several megabytes in one chunk is prepared on two cores; in small chunks, on
+/// one. Both must give the same plan, for text and for bytes with invalid UTF-8 alike.
+#[test]
+fn two_cores_plan_like_one() {
+    let text = build_log(120_000);
+    assert!(
+        text.len() > 3 << 20,
+        "several blocks past the two-core threshold"
+    );
+    let mut bytes = text.clone().into_bytes();
+    for at in (1000..bytes.len()).step_by(250_000) {
+        bytes[at] = 0xff;
+    }
+    for budget in [1000, 16_000] {
+        let sequential = compress(&bytes, budget, 65_536);
+        assert_eq!(
+            compress(&bytes, budget, 1 << 30),
+            sequential,
+            "bytes, budget {budget}"
+        );
+        let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
+        let mut engine = Engine::new(budget, profile).unwrap();
+        engine.feed_str(&text);
+        let whole = engine.finish().plan.render();
+        assert_eq!(
+            whole,
+            compress(text.as_bytes(), budget, 65_536).0,
+            "str, budget {budget}"
+        );
+    }
+}
+
 #[test]
 fn declines_without_error_signal() {
     let input = (1..2000).fold(String::new(), |mut s, i| {
