@@ -166,6 +166,8 @@ impl Prefilter {
 pub struct Candidate {
     /// Byte offset of the line's start in the block.
     pub start: usize,
+    /// Byte offset of the line's end (its `'\n'`, or the end of the block).
+    pub end: usize,
     /// Lines of the block before it.
     pub line: u64,
     pub class: Class,
@@ -195,7 +197,12 @@ impl Lookahead for Prefilter {
             let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
             let class = Shown::new(&text[start..end]).class();
             if class != Class::Other {
-                found.push(Candidate { start, line, class });
+                found.push(Candidate {
+                    start,
+                    end,
+                    line,
+                    class,
+                });
             }
             if end == bytes.len() {
                 break;

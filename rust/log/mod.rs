@@ -289,22 +289,27 @@ impl LogPlanner {
         while at < bytes.len() {
             // The prefilter vouches for every line but the first: a line it did not find is
             // `Other`. With no block open, only the lines it found need a look.
-            let known = if at == 0 {
-                None
+            let (known, end) = if at == 0 {
+                (None, None)
             } else {
-                next += found[next..].partition_point(|c| c.start < at);
+                // `at` only moves forward: a walk costs less than a search from every line.
+                while found.get(next).is_some_and(|c| c.start < at) {
+                    next += 1;
+                }
                 match found.get(next) {
-                    Some(c) if c.start == at => Some(c.class),
+                    Some(c) if c.start == at => (Some(c.class), Some(c.end)),
                     Some(c) if self.open.is_none() => {
                         at = c.start;
                         at_no = first_no + c.line;
-                        Some(c.class)
+                        (Some(c.class), Some(c.end))
                     }
                     None if self.open.is_none() => break,
-                    _ => Some(Class::Other),
+                    _ => (Some(Class::Other), None),
                 }
             };
-            let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+            let end = end.unwrap_or_else(|| {
+                memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i)
+            });
             if self.open.is_some() {
                 if !self.absorb(text, at, end, at_no, known) {
                     continue; // the block ended before this line: look at it again
@@ -366,6 +371,7 @@ impl Sink for LogPlanner {
             // The prefilter passed over the block's first line: every line it found is later.
             for c in &mut found {
                 c.start -= seg_end;
+                c.end -= seg_end;
                 c.line -= 1;
             }
         }
