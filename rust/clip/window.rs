@@ -49,7 +49,13 @@ impl Sink for Window {
                 self.budget - self.head_chars
             };
         }
-        let keep = self.tail_keep_bytes();
+        // In an ASCII block (as many characters as bytes) the last `budget + 1` bytes are
+        // exactly the characters needed; else take enough bytes for the widest characters.
+        let keep = if block.chars == text.len() as u64 {
+            usize::try_from(self.budget.saturating_add(1)).unwrap_or(usize::MAX)
+        } else {
+            self.tail_keep_bytes()
+        };
         let mut start = text.len().saturating_sub(keep);
         while !text.is_char_boundary(start) {
             start += 1;
@@ -59,7 +65,7 @@ impl Sink for Window {
             self.tail.clear();
         }
         self.tail.push_str(&text[start..]);
-        if self.tail.len() > 2 * keep {
+        if self.tail.len() > 2 * self.tail_keep_bytes() {
             let cut = byte_at_char_from_end(&self.tail, self.budget + 1);
             self.tail.drain(..cut);
         }
