@@ -167,8 +167,10 @@ pub(super) fn prepare<'a, L: Lookahead>(
     } else {
         String::from_utf8_lossy(bytes)
     };
-    let (chars, newlines) = count_chars_and_newlines(text.as_bytes());
+    // The look goes first: its scan does enough work per byte to hide the trip to memory,
+    // and the counting after it, which does not, then reads the block from cache.
     let found = look.look(&text);
+    let (chars, newlines) = count_chars_and_newlines(text.as_bytes());
     Prepared {
         text,
         chars,
