@@ -18,9 +18,10 @@ use crate::text::count_chars_and_newlines;
 pub const LINE_PIECE_CAP: usize = 1 << 20;
 /// Bytes of whole lines handed on as one block: well inside a core's L2 cache.
 const BLOCK_BYTES: usize = 256 * 1024;
-/// Bytes of whole lines in one chunk from which the blocks are prepared on two cores: below
-/// this, starting a thread costs more than it saves.
-const AHEAD_MIN_BYTES: usize = 1 << 20;
+/// Bytes of whole lines in one chunk from which the blocks are prepared on two cores: two
+/// blocks, so that there is something to share. A stream fed in chunks of 1 MiB gains from it
+/// too, though it starts a thread per chunk.
+const AHEAD_MIN_BYTES: usize = 2 * BLOCK_BYTES;
 
 #[derive(Debug, Default)]
 pub struct LineReader {
