@@ -78,3 +78,38 @@ def test_finish_twice_or_feed_after_finish_is_a_usage_error() -> None:
         compressor.finish()
     with pytest.raises(RuntimeError, match="already finished"):
         compressor.feed("y")
+
+
+def multi_megabyte_log(lines: int) -> str:
+    """A build log with errors, tracebacks, warnings, colour, progress bars and non-ASCII text."""
+    rows = []
+    for i in range(lines):
+        if i % 211 == 0:
+            rows.append(f"src/m{i}.c:{i}:5: \x1b[31merror:\x1b[0m '\u00e9t\u00e9{i}' undeclared")
+        elif i % 307 == 0:
+            rows.append(f'Traceback (most recent call last):\n  File "t{i}.py", line {i}, in f\n    g()')
+            rows.append(f"ValueError: bad {i}")
+        elif i % 53 == 0:
+            rows.append(f"src/w{i % 7}.c:{i}:1: warning: unused variable 'v{i % 5}' [-Wunused-variable]")
+        elif i % 97 == 0:
+            rows.append(f"downloading {i}%\r{i + 1}%\rdone")
+        else:
+            rows.append(f"compiling module_{i} ... ok \u2713")
+    rows.append("== 3 failed, 1985 passed in 12.3s ==")
+    return "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize("tool", ["bash", "read_file"])
+def test_a_multi_megabyte_output_is_the_same_on_one_core_and_two(backend: str, tool: str) -> None:
+    # One call and 1 MiB chunks prepare blocks on two cores; 64 KiB chunks stay on one.
+    text = multi_megabyte_log(120_000)
+    data = text.encode("utf-8")
+    assert len(data) > 4 << 20
+    detailed = shapeclip.compress_detailed(text, tool, 16_000)
+    if backend == "native":
+        assert detailed.shape == ("log" if tool == "bash" else "clip")
+    expected = detailed.text
+    assert shapeclip.compress(data, tool, 16_000) == expected
+    for size in (1 << 20, 1 << 16):
+        chunks: list[str | bytes] = [data[i : i + size] for i in range(0, len(data), size)]
+        assert streamed(chunks, tool, 16_000) == expected, f"byte chunks of {size}"
