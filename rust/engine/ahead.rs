@@ -163,7 +163,8 @@ fn take_or_prepare<'a, L: Lookahead>(
         if let Some(prepared) = state.ready[index].take() {
             break Some(prepared);
         }
-        // Every block before `index` was read, so it is claimed by now unless it is next.
+        // Every block before `index` was read, so `claimed >= index`; if equal, `index` is
+        // nobody's yet.
         if state.claimed == index {
             state.claimed += 1;
             break None;
