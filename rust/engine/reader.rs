@@ -7,6 +7,10 @@
 //! cuts a character. Bytes that are not valid UTF-8 become U+FFFD exactly as Python's
 //! `bytes.decode("utf-8", "replace")` does, whichever way the input was split into chunks.
 //! A line longer than [`LINE_PIECE_CAP`] is passed on in pieces so memory stays bounded.
+//!
+//! Each block is first prepared (decoded, counted, looked at by the sink's look-ahead), work
+//! that needs no other block; for a chunk of two blocks or more, a second core helps with that
+//! (see [`super::ahead`]) while the sink reads the blocks in order.
 
 use std::borrow::Cow;
 
@@ -156,6 +160,8 @@ pub(super) struct Prepared<'a, F> {
     pub(super) found: F,
 }
 
+/// Prepares one block of `bytes` (known to be UTF-8 when `valid`) for a sink whose
+/// look-ahead is `look`.
 pub(super) fn prepare<'a, L: Lookahead>(
     bytes: &'a [u8],
     valid: bool,
