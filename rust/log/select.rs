@@ -42,6 +42,9 @@ struct Selection {
     total_chars: u64,
     counts: Counts,
     tier: Tier,
+    /// At least the length of the rendering of `shown`, when known: a candidate that fits
+    /// under it is taken without measuring everything again.
+    bound: Option<u64>,
 }
 
 impl Selection {
@@ -69,7 +72,17 @@ impl Selection {
         if added.is_empty() {
             return true;
         }
-        if self.length() <= self.limit {
+        if let Some(bound) = self.bound {
+            let grown = bound + self.growth_bound(&added);
+            if grown <= self.limit {
+                debug_assert!(self.length() <= grown, "the growth bound is a bound");
+                self.bound = Some(grown);
+                return true;
+            }
+        }
+        let length = self.length();
+        if length <= self.limit {
+            self.bound = Some(length);
             return true;
         }
         for (no, only_note) in added {
@@ -82,6 +95,36 @@ impl Selection {
             }
         }
         false
+    }
+
+    /// At most what the rendering grew by when the lines `added` (numbers, and whether only a
+    /// note was added) joined `shown`. Each line adds at most its text, its note, a newline,
+    /// a truncation marker and a repeat marker. A note may split a run of repeats, which
+    /// shows the line's text, and the same text of the line after it, again. Only the gaps
+    /// next to a run of added lines change, and each of the at most two that take their place
+    /// is at most the widest gap marker.
+    fn growth_bound(&self, added: &[(u64, bool)]) -> u64 {
+        let widest = render::widest_digits(self.total_lines);
+        // "[shapeclip: lines A-B omitted (N lines: e error lines, w warnings, s summary
+        // lines, o other)]\n" with every number as wide as the widest.
+        let widest_gap = 87 + 7 * widest;
+        let mut growth = 0;
+        let mut runs = 0;
+        let mut prev = None;
+        let mut sorted = added.to_vec();
+        sorted.sort_unstable();
+        for (no, only_note) in sorted {
+            let (line, note) = &self.shown[&no];
+            let copies = if only_note { 2 } else { 1 };
+            growth += copies * (char_count(&line.text) + 1) + char_count(note);
+            // " [shapeclip: N more chars of this line]", " [shapeclip: ×N in a row]"
+            growth += 38 + render::widest_digits(line.chars) + 24 + widest;
+            if prev.is_none_or(|p| p + 1 != no) {
+                runs += 1;
+            }
+            prev = Some(no);
+        }
+        growth + runs * 2 * widest_gap
     }
 
     fn length(&self) -> u64 {
@@ -124,6 +167,7 @@ pub fn plan(
         total_chars: totals.chars,
         counts: found.counts,
         tier,
+        bound: None,
     };
     let fix = |k: &mut Kept, long: &[(u64, u64, bool)]| {
         if let Ok(i) = long.binary_search_by_key(&k.no, |l| l.0) {
