@@ -192,14 +192,8 @@ pub fn measure(shown: &Shown, total_lines: u64, totals: Counts, tier: Tier) -> u
     chars
 }
 
-/// Characters of `thousands(n)`, for a bound on numbers up to `n`: no smaller number is wider.
-#[must_use]
-pub fn widest_digits(n: u64) -> u64 {
-    digits(n)
-}
-
-/// Characters of `thousands(n)`.
-fn digits(n: u64) -> u64 {
+/// Characters of `thousands(n)`; no smaller number is wider.
+pub(super) fn digits(n: u64) -> u64 {
     let d = u64::from(n.checked_ilog10().unwrap_or(0)) + 1;
     d + (d - 1) / 3
 }

@@ -104,7 +104,7 @@ impl Selection {
     /// next to a run of added lines change, and each of the at most two that take their place
     /// is at most the widest gap marker.
     fn growth_bound(&self, added: &[(u64, bool)]) -> u64 {
-        let widest = render::widest_digits(self.total_lines);
+        let widest = render::digits(self.total_lines);
         // "[shapeclip: lines A-B omitted (N lines: e error lines, w warnings, s summary
         // lines, o other)]\n" with every number as wide as the widest.
         let widest_gap = 87 + 7 * widest;
@@ -118,7 +118,7 @@ impl Selection {
             let copies = if only_note { 2 } else { 1 };
             growth += copies * (char_count(&line.text) + 1) + char_count(note);
             // " [shapeclip: N more chars of this line]", " [shapeclip: ×N in a row]"
-            growth += 38 + render::widest_digits(line.chars) + 24 + widest;
+            growth += 38 + render::digits(line.chars) + 24 + widest;
             if prev.is_none_or(|p| p + 1 != no) {
                 runs += 1;
             }
