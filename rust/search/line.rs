@@ -29,8 +29,9 @@ pub struct RowParse {
     pub is_current: bool,
 }
 
-/// Parses `NN:` or `NN-` at the start of `s`: the number and whether the separator was `:`.
-fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, bool)> {
+/// Finds `NN:` or `NN-` (the separator `sep`, when given) at the start of `s`: the number of
+/// digits and whether the separator was `:`.
+fn digits_then(s: &[u8], sep: Option<u8>) -> Option<(usize, bool)> {
     let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
     // More than 19 digits would overflow and is no line number anyway.
     if digits == 0 || digits > 19 {
@@ -41,14 +42,17 @@ fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, bool)> {
         Some(want) => next == want,
         None => next == b':' || next == b'-',
     };
-    if !ok {
-        return None;
-    }
+    ok.then_some((digits, next == b':'))
+}
+
+/// Parses `NN:` or `NN-` at the start of `s`: the number and whether the separator was `:`.
+fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, bool)> {
+    let (digits, is_match) = digits_then(s, sep)?;
     let mut n = 0u64;
     for &d in &s[..digits] {
         n = n * 10 + u64::from(d - b'0');
     }
-    Some((n, next == b':'))
+    Some((n, is_match))
 }
 
 /// The counting path's parse of a row whose path (`path_len` bytes, 0 under a heading) is
@@ -66,17 +70,8 @@ pub fn run_row(line: &[u8], path_len: usize) -> Option<(bool, usize)> {
         }
         (&line[path_len + 1..], Some(sep))
     };
-    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
-    if digits == 0 || digits > 19 {
-        return None;
-    }
-    let next = *s.get(digits)?;
-    let ok = match sep {
-        Some(want) => next == want,
-        None => next == b':' || next == b'-',
-    };
-    let start = line.len() - s.len() + digits + 1;
-    ok.then_some((next == b':', start))
+    let (digits, is_match) = digits_then(s, sep)?;
+    Some((is_match, line.len() - s.len() + digits + 1))
 }
 
 /// A bare row under a `--heading` path: `NN:text` (match) or `NN-text` (context).
