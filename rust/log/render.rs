@@ -56,72 +56,45 @@ pub fn layout(
     let mut pieces = Vec::new();
     let mut omitted = Vec::new();
     let mut shown_chars = 0;
-    let mut prev: Option<&Kept> = None;
-    let mut lines = shown.values().peekable();
-    while let Some((line, note)) = lines.next() {
-        let prev_no = prev.map_or(0, |p| p.no);
-        if line.no > prev_no + 1 {
-            let before = prev.map_or(Counts::default(), |p| p.cum);
-            let kinds = line.cum.before(line.class).minus(before);
-            pieces.push(Piece::Marker(gap(prev_no + 1, line.no - 1, kinds, tier)));
-            omitted.push(LineRange {
-                first: prev_no + 1,
-                last: line.no - 1,
-            });
+    walk(shown, total_lines, totals, |part| match part {
+        Part::Gap { first, last, kinds } => {
+            pieces.push(Piece::Marker(gap(first, last, kinds, tier)));
+            omitted.push(LineRange { first, last });
         }
-        // A run of identical lines, shown once.
-        let mut last = line;
-        let mut repeats = 1u64;
-        while let Some((next, next_note)) = lines.peek() {
-            if runs_on(line, note, last, next, next_note) {
-                shown_chars += next.chars + u64::from(next.nl);
-                last = next;
-                repeats += 1;
-                lines.next();
+        Part::Line {
+            line,
+            note,
+            last,
+            repeats,
+            folded,
+        } => {
+            shown_chars += folded;
+            let mut text = line.text.clone();
+            if line.truncated {
+                let _ = write!(
+                    text,
+                    " [shapeclip: {} more chars of this line]",
+                    thousands(line.chars.saturating_sub(char_count(&line.text)))
+                );
+                omitted.push(LineRange {
+                    first: line.no,
+                    last: line.no,
+                });
+                shown_chars += char_count(&line.text);
             } else {
-                break;
+                shown_chars += line.chars;
             }
+            if repeats > 1 {
+                let _ = write!(text, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
+            }
+            text.push_str(note);
+            shown_chars += u64::from(line.nl);
+            if last.nl || last.no < total_lines {
+                text.push('\n');
+            }
+            pieces.push(Piece::Kept(text));
         }
-        let mut text = line.text.clone();
-        if line.truncated {
-            let _ = write!(
-                text,
-                " [shapeclip: {} more chars of this line]",
-                thousands(line.chars.saturating_sub(char_count(&line.text)))
-            );
-            omitted.push(LineRange {
-                first: line.no,
-                last: line.no,
-            });
-            shown_chars += char_count(&line.text);
-        } else {
-            shown_chars += line.chars;
-        }
-        if repeats > 1 {
-            let _ = write!(text, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
-        }
-        text.push_str(note);
-        shown_chars += u64::from(line.nl);
-        if last.nl || last.no < total_lines {
-            text.push('\n');
-        }
-        pieces.push(Piece::Kept(text));
-        prev = Some(last);
-    }
-    let prev_no = prev.map_or(0, |p| p.no);
-    if prev_no < total_lines {
-        let before = prev.map_or(Counts::default(), |p| p.cum);
-        pieces.push(Piece::Marker(gap(
-            prev_no + 1,
-            total_lines,
-            totals.minus(before),
-            tier,
-        )));
-        omitted.push(LineRange {
-            first: prev_no + 1,
-            last: total_lines,
-        });
-    }
+    });
     let chars = pieces
         .iter()
         .map(|p| match p {
@@ -147,53 +120,109 @@ fn runs_on(line: &Kept, note: &str, last: &Kept, next: &Kept, next_note: &str) -
         && !line.truncated
 }
 
-/// `layout(..).chars`, without building the text: selection asks it once per candidate.
-#[must_use]
-pub fn measure(shown: &Shown, total_lines: u64, totals: Counts, tier: Tier) -> u64 {
-    let mut chars = 0;
+/// One step of the walk that [`layout`] and [`measure`] share.
+enum Part<'s> {
+    /// Lines `first..=last` are omitted; `kinds` counts the classified ones.
+    Gap {
+        first: u64,
+        last: u64,
+        kinds: Counts,
+    },
+    /// A shown line and its note. `last` ends the run of identical lines it starts, `repeats`
+    /// lines in all, and `folded` is what the run's other lines held, `'\n'` included.
+    Line {
+        line: &'s Kept,
+        note: &'s str,
+        last: &'s Kept,
+        repeats: u64,
+        folded: u64,
+    },
+}
+
+/// Visits the rendering of `shown` in order: each gap, then each shown line with the run of
+/// identical lines after it.
+fn walk<'s>(shown: &'s Shown, total_lines: u64, totals: Counts, mut visit: impl FnMut(Part<'s>)) {
     let mut prev: Option<&Kept> = None;
     let mut lines = shown.values().peekable();
     while let Some((line, note)) = lines.next() {
         let prev_no = prev.map_or(0, |p| p.no);
         if line.no > prev_no + 1 {
             let before = prev.map_or(Counts::default(), |p| p.cum);
-            let kinds = line.cum.before(line.class).minus(before);
-            chars += gap_len(prev_no + 1, line.no - 1, kinds, tier);
+            visit(Part::Gap {
+                first: prev_no + 1,
+                last: line.no - 1,
+                kinds: line.cum.before(line.class).minus(before),
+            });
         }
-        let mut last = line;
-        let mut repeats = 1u64;
+        let (mut last, mut repeats, mut folded) = (line, 1, 0);
         while let Some((next, next_note)) = lines.peek() {
-            if runs_on(line, note, last, next, next_note) {
-                last = next;
-                repeats += 1;
-                lines.next();
-            } else {
+            if !runs_on(line, note, last, next, next_note) {
                 break;
             }
+            folded += next.chars + u64::from(next.nl);
+            last = next;
+            repeats += 1;
+            lines.next();
         }
-        let text_chars = char_count(&line.text);
-        chars += text_chars + char_count(note);
-        if line.truncated {
-            // " [shapeclip: N more chars of this line]"
-            chars += 38 + digits(line.chars.saturating_sub(text_chars));
-        }
-        if repeats > 1 {
-            // " [shapeclip: ×N in a row]"
-            chars += 24 + digits(repeats);
-        }
-        chars += u64::from(last.nl || last.no < total_lines);
+        visit(Part::Line {
+            line,
+            note,
+            last,
+            repeats,
+            folded,
+        });
         prev = Some(last);
     }
     let prev_no = prev.map_or(0, |p| p.no);
     if prev_no < total_lines {
         let before = prev.map_or(Counts::default(), |p| p.cum);
-        chars += gap_len(prev_no + 1, total_lines, totals.minus(before), tier);
+        visit(Part::Gap {
+            first: prev_no + 1,
+            last: total_lines,
+            kinds: totals.minus(before),
+        });
     }
+}
+
+/// `layout(..).chars`, without building the text: selection asks it once per candidate.
+#[must_use]
+pub fn measure(shown: &Shown, total_lines: u64, totals: Counts, tier: Tier) -> u64 {
+    let mut chars = 0;
+    walk(shown, total_lines, totals, |part| match part {
+        Part::Gap { first, last, kinds } => chars += gap_len(first, last, kinds, tier),
+        Part::Line {
+            line,
+            note,
+            last,
+            repeats,
+            ..
+        } => {
+            let text_chars = char_count(&line.text);
+            chars += text_chars + char_count(note);
+            if line.truncated {
+                chars += truncation_note_len(line.chars.saturating_sub(text_chars));
+            }
+            if repeats > 1 {
+                chars += repeat_note_len(repeats);
+            }
+            chars += u64::from(last.nl || last.no < total_lines);
+        }
+    });
     chars
 }
 
+/// Characters of `" [shapeclip: N more chars of this line]"`.
+pub(super) fn truncation_note_len(more: u64) -> u64 {
+    38 + digits(more)
+}
+
+/// Characters of `" [shapeclip: ×N in a row]"`.
+pub(super) fn repeat_note_len(repeats: u64) -> u64 {
+    24 + digits(repeats)
+}
+
 /// Characters of `thousands(n)`; no smaller number is wider.
-pub(super) fn digits(n: u64) -> u64 {
+fn digits(n: u64) -> u64 {
     let d = u64::from(n.checked_ilog10().unwrap_or(0)) + 1;
     d + (d - 1) / 3
 }
@@ -233,6 +262,19 @@ fn gap_len(first: u64, last: u64, kinds: Counts, tier: Tier) -> u64 {
         // "[" place " omitted: " parts "]\n"
         Tier::Short => 1 + place + 10 + parts + 2,
     }
+}
+
+/// At least the length of any gap marker in an input of `total_lines` lines, in either tier:
+/// [`gap_len`] with every number as wide as `total_lines` and every kind named in the plural.
+pub(super) fn widest_gap(total_lines: u64) -> u64 {
+    let d = digits(total_lines);
+    let words: u64 = gap_parts(0, Counts::default())
+        .iter()
+        .map(|(_, _, many)| many.len() as u64)
+        .sum();
+    let parts = 4 * (d + 1) + words + 2 * 3;
+    // The full tier's frame: "[shapeclip: lines A-B omitted (N lines: " parts ")]\n".
+    12 + (7 + 2 * d) + 10 + d + 8 + parts + 3
 }
 
 fn merge(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
@@ -408,6 +450,26 @@ mod tests {
         }
         for n in [0, 1, 9, 10, 999, 1000, 999_999, 1_000_000, u64::MAX] {
             assert_eq!(digits(n), char_count(&thousands(n)), "{n}");
+        }
+    }
+
+    #[test]
+    fn widest_gap_bounds_every_gap() {
+        for total in [1, 9, 10, 999, 1000, 123_456, 10_000_000] {
+            for (first, last) in [(1, total), (total, total), (1, 1), (total / 2 + 1, total)] {
+                let n = last - first + 1;
+                for (e, w, s) in [(0, 0, 0), (1, 1, 1), (n / 4, n / 4, n / 4), (n, 0, 0)] {
+                    let kinds = Counts {
+                        errors: e,
+                        warnings: w.min(n - e),
+                        summaries: s.min(n - e - w.min(n - e)),
+                    };
+                    for tier in [Tier::Full, Tier::Short] {
+                        let len = gap_len(first, last, kinds, tier);
+                        assert!(len <= widest_gap(total), "{first}-{last} of {total}: {len}");
+                    }
+                }
+            }
         }
     }
 

@@ -104,10 +104,6 @@ impl Selection {
     /// next to a run of added lines change, and each of the at most two that take their place
     /// is at most the widest gap marker.
     fn growth_bound(&self, added: &[(u64, bool)]) -> u64 {
-        let widest = render::digits(self.total_lines);
-        // "[shapeclip: lines A-B omitted (N lines: e error lines, w warnings, s summary
-        // lines, o other)]\n" with every number as wide as the widest.
-        let widest_gap = 87 + 7 * widest;
         let mut growth = 0;
         let mut runs = 0;
         let mut prev = None;
@@ -117,14 +113,14 @@ impl Selection {
             let (line, note) = &self.shown[&no];
             let copies = if only_note { 2 } else { 1 };
             growth += copies * (char_count(&line.text) + 1) + char_count(note);
-            // " [shapeclip: N more chars of this line]", " [shapeclip: ×N in a row]"
-            growth += 38 + render::digits(line.chars) + 24 + widest;
+            growth +=
+                render::truncation_note_len(line.chars) + render::repeat_note_len(self.total_lines);
             if prev.is_none_or(|p| p + 1 != no) {
                 runs += 1;
             }
             prev = Some(no);
         }
-        growth + runs * 2 * widest_gap
+        growth + runs * 2 * render::widest_gap(self.total_lines)
     }
 
     fn length(&self) -> u64 {
