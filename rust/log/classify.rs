@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
+use super::frame;
 use super::keyword::first_signal;
 use super::noise::{clean, last_state, without_escapes};
 use super::summary::is_summary;
@@ -124,6 +125,44 @@ const PATTERNS: &[&str] = &[
     "\rPASS",
     "\rmake",
     "\rninja",
+    // Line starts after the CI prefixes that `frame::starts_after` accepts.
+    "Z E  ",
+    "Z OK",
+    "Z ok",
+    "Z Ran ",
+    "Z PASS",
+    "Z make",
+    "Z ninja",
+    "] E  ",
+    "] OK",
+    "] ok",
+    "] Ran ",
+    "] PASS",
+    "] make",
+    "] ninja",
+    // Failure forms without a keyword (see `failure_form`) and failure phrases.
+    "not ok",
+    "\u{2715}",
+    "\u{2716}",
+    "\u{2717}",
+    "\u{2718}",
+    "\u{25cf}",
+    "[-] ",
+    "** (",
+    "xpected",
+    "not found",
+    "No such file or directory",
+    "ermission denied",
+    "undefined reference",
+    "annot find",
+    "ould not",
+    "ould NOT",
+    "nable to",
+    "imed out",
+    "Killed",
+    " killed",
+    "egmentation fault",
+    "borted",
 ];
 
 /// The block-wide scan that finds candidate lines.
@@ -255,6 +294,12 @@ impl<'a> Shown<'a> {
         self.raw
     }
 
+    /// The cleaned line after any CI prefix: what trace rules read.
+    #[must_use]
+    pub fn body(&self) -> &str {
+        &self.text[frame::prefix_len(&self.text)..]
+    }
+
     /// [`classify`] of the raw line.
     #[must_use]
     pub fn class(&self) -> Class {
@@ -267,17 +312,103 @@ impl<'a> Shown<'a> {
 }
 
 fn classify_clean(line: &str, start: &str) -> Class {
-    let t = line.trim();
+    // A CI system's prefix says nothing of the line; rules about how a line starts apply
+    // after it only where the prefilter can see that start (see `frame::starts_after`).
+    let framed = frame::prefix_len(line);
+    let (prefix, body) = line.split_at(framed);
+    let cut = frame::prefix_len(start);
+    let start = if frame::starts_after(start, cut) {
+        &start[cut..]
+    } else {
+        start
+    };
+    let t = body.trim();
     if start.starts_with("make") && t.contains(": ***") {
         return Class::Error;
     }
     if is_summary(start, t) {
         return Class::Summary;
     }
-    if start.starts_with("E  ") {
+    if prefix.contains("##[error]") {
         return Class::Error;
     }
-    first_signal(line)
+    // A passing test may be named after the failure it checks: `--- PASS: TestReadFailure`.
+    if passing(t) {
+        return Class::Other;
+    }
+    if start.starts_with("E  ") || failure_form(t) {
+        return Class::Error;
+    }
+    match first_signal(body) {
+        Class::Other if failure_phrase(t) => Class::Error,
+        class => class,
+    }
+}
+
+/// Lines that say a test passed, was skipped or is merely starting: Go's `--- PASS:` and
+/// `=== RUN`, TAP's `ok 3 - …`, check marks, pytest's `PASSED`, unittest's `... ok`, and
+/// `skipped: cvs not found`.
+fn passing(t: &str) -> bool {
+    const STARTS: &[&str] = &[
+        "--- PASS", "--- SKIP", "=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "PASS ",
+        "\u{2713}", "\u{2714}", "\u{221a}",
+    ];
+    let tap_ok = t
+        .strip_prefix("ok ")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+    tap_ok
+        || STARTS.iter().any(|p| t.starts_with(p))
+        || t.contains(" PASSED")
+        || t.contains("skipped")
+        || t.contains("SKIPPED")
+        || [" ... ok", " ... OK", " ... passed"]
+            .iter()
+            .any(|s| t.ends_with(s))
+}
+
+/// How test runners mark a failure without an error word: TAP's `not ok`, the crosses of
+/// Jest, Mocha and node's runner, Jest's `●` headings, Pester's `[-]`, RSpec's
+/// `Failure/Error:`, Elixir's `** (Error)`, and `Expected X, but got Y`.
+fn failure_form(t: &str) -> bool {
+    const STARTS: &[&str] = &[
+        "not ok ",
+        "\u{2715}",
+        "\u{2716}",
+        "\u{2717}",
+        "\u{2718}",
+        "[-] ",
+        "Failure/Error",
+        "** (",
+    ];
+    if STARTS.iter().any(|p| t.starts_with(p)) {
+        return true;
+    }
+    if let Some(heading) = t.strip_prefix("\u{25cf} ") {
+        return !heading.starts_with("Console");
+    }
+    let expected = t.starts_with("Expected") || t.starts_with("expected");
+    expected && (t.contains(" but ") || t.contains(", got ") || t.contains(" got: "))
+}
+
+/// Failure phrases that carry no error word: `command not found`, `Permission denied`,
+/// `undefined reference`, `Could not resolve`, `timed out`, `Segmentation fault`, `Killed`.
+fn failure_phrase(t: &str) -> bool {
+    const PHRASES: &[&str] = &[
+        "not found",
+        "No such file or directory",
+        "ermission denied",
+        "undefined reference",
+        "annot find",
+        "ould not",
+        "ould NOT",
+        "nable to",
+        "imed out",
+        "Killed",
+        " killed",
+        "egmentation fault",
+        "borted",
+    ];
+    PHRASES.iter().any(|p| t.contains(p))
 }
 
 #[cfg(test)]

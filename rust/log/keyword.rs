@@ -130,7 +130,7 @@ fn camel_at(bytes: &[u8], at: usize) -> Option<Class> {
     CAMEL.iter().find_map(|&(suffix, class)| {
         let closed = match rest.get(suffix.len()) {
             None => true,
-            Some(&next) => matches!(next, b':' | b' ' | b'(' | b'\r'),
+            Some(&next) => matches!(next, b':' | b' ' | b'(' | b')' | b',' | b'\r'),
         };
         (rest.starts_with(suffix.as_bytes()) && closed).then_some(class)
     })
@@ -250,7 +250,7 @@ mod tests {
                     .iter()
                     .find(|(suffix, _)| suffix.as_bytes() == &bytes[at..end])
                     .filter(|_| at > 0 && bytes[at - 1].is_ascii_alphanumeric())
-                    .filter(|_| end == bytes.len() || b": (\r".contains(&bytes[end]));
+                    .filter(|_| end == bytes.len() || b": (),\r".contains(&bytes[end]));
                 let hit = if own { Some(class) } else { camel.map(|c| c.1) };
                 if let Some(c) = hit {
                     if best.is_none_or(|(b, _)| at < b) {

@@ -13,15 +13,19 @@
 
 pub mod classify;
 pub mod dedup;
+pub mod frame;
 mod keyword;
 pub mod noise;
 mod render;
 mod select;
+mod selection;
 pub mod store;
-mod summary;
+pub(crate) mod summary;
 pub mod trace;
 
-use classify::{Candidate, Class, Counts, Prefilter, Shown};
+use classify::{Candidate, Class, Counts, Prefilter, Shown, classify};
+use std::collections::VecDeque;
+
 use dedup::Dedup;
 use store::{BlockStore, ErrorBlock, Kept, Summaries};
 use trace::{Step, Trace};
@@ -38,6 +42,24 @@ pub const MIN_BUDGET: u64 = 400;
 const MAX_BLOCK_LINES: usize = 400;
 /// Lines that came in pieces whose full length is remembered.
 const MAX_LONG_LINES: usize = 4096;
+/// Lines kept before an error and after its block: the test name above an assertion, the
+/// `Expected`/`Actual` lines below it, and small gaps shown as lines rather than markers.
+const CONTEXT_LINES: usize = 3;
+
+/// Lines kept before a failing summary (`The command "make" exited with 2.`, `FAIL pkg`):
+/// what a build printed just before it said it failed is most often why.
+const VERDICT_LINES: usize = 24;
+/// Failing summaries whose lines before are kept: the last ones.
+const VERDICTS: usize = 3;
+
+/// A closed error block still taking the lines after it as context.
+#[derive(Debug)]
+struct Pending {
+    block: ErrorBlock,
+    repeat: bool,
+    /// Context lines it may still take.
+    left: usize,
+}
 
 /// An error block still taking lines.
 #[derive(Debug)]
@@ -61,11 +83,14 @@ pub struct LogPlanner {
     /// Characters of one line that a plan may show.
     line_keep: u64,
     counts: Counts,
-    /// The last line of a class other than `Other`, and that class.
-    last_classified: (u64, Class),
-    /// The last line of the previous block: the context of an error that starts a block.
-    prev: Option<Kept>,
+    /// The last lines of the previous block: the context of an error early in a block.
+    prev_lines: Vec<Kept>,
     open: Option<Open>,
+    pending: Option<Pending>,
+    /// The last line that a stored block holds: context never reaches back past it.
+    last_stored: u64,
+    /// The last failing summaries, each after the lines before it.
+    verdicts: VecDeque<Vec<Kept>>,
     blocks: BlockStore,
     summaries: Summaries,
     warnings: Dedup,
@@ -86,9 +111,11 @@ impl LogPlanner {
             budget,
             line_keep: (budget / 8).clamp(120, 8192),
             counts: Counts::default(),
-            last_classified: (0, Class::Other),
-            prev: None,
+            prev_lines: Vec::new(),
             open: None,
+            pending: None,
+            last_stored: 0,
+            verdicts: VecDeque::new(),
             blocks: BlockStore::new(cap),
             summaries: Summaries::default(),
             warnings: Dedup::default(),
@@ -102,7 +129,8 @@ impl LogPlanner {
     /// small for a log plan). The plan renders to at most `budget` characters.
     #[must_use]
     pub fn plan(mut self, window: &Window, totals: &Totals, profile: &Profile) -> Option<Plan> {
-        self.close_open();
+        self.close_open(false);
+        self.flush_pending();
         if let Some((no, chars)) = self.piece.take() {
             self.long_lines.push((no, chars, false));
         }
@@ -114,6 +142,7 @@ impl LogPlanner {
             blocks,
             evicted,
             summaries: self.summaries.into_lines(),
+            verdicts: self.verdicts.into(),
             warnings: self.warnings,
             errors: self.errors,
             counts: self.counts,
@@ -123,27 +152,39 @@ impl LogPlanner {
         select::plan(found, window, totals, self.budget, profile)
     }
 
-    /// A shown form of the raw line `raw` (without `'\n'`), with counts through it.
-    fn keep(&self, raw: &str, no: u64, class: Class, nl: bool, cum: Counts) -> Kept {
-        keep_line(raw, no, class, nl, cum, self.line_keep)
-    }
-
     /// Classifies (unless its class is `known`) and counts one line, and keeps it where its
     /// class says.
     fn line(&mut self, text: &str, start: usize, end: usize, no: u64, known: Option<Class>) {
         let line = Shown::new(&text[start..end]);
         let nl = end < text.len();
         let class = known.unwrap_or_else(|| line.class());
+        if class == Class::Error {
+            self.flush_pending();
+        } else if self.pending.is_some() {
+            let mut cum = self.counts;
+            cum.add(class);
+            let kept = keep_shown(&line, no, class, nl, cum, self.line_keep);
+            self.add_after(kept);
+        }
         if class == Class::Other {
             return;
         }
         let context = if class == Class::Error {
-            self.context(text, start, no)
+            self.context_before(text, start, no)
         } else {
-            None
+            Vec::new()
+        };
+        let verdict = if class == Class::Summary && summary::failing(&line.text) {
+            // Never back past the verdict before, so that each line is read once.
+            let after = self.verdicts.back().and_then(|v| v.last()).map_or(0, |k| k.no);
+            let room = usize::try_from(no - 1 - after.min(no - 1))
+                .unwrap_or(usize::MAX)
+                .min(VERDICT_LINES);
+            lines_before(text, start, no, self.counts, room, self.line_keep)
+        } else {
+            Vec::new()
         };
         self.counts.add(class);
-        self.last_classified = (no, class);
         if class == Class::Warning {
             // Most warnings repeat one already in the table: count them without a copy.
             let shown = &line.text[..byte_at_char(&line.text, self.line_keep)];
@@ -155,12 +196,22 @@ impl LogPlanner {
         }
         let kept = keep_shown(&line, no, class, nl, self.counts, self.line_keep);
         match class {
-            Class::Summary => self.summaries.push(kept),
+            Class::Summary => {
+                if summary::failing(&kept.text) {
+                    if self.verdicts.len() == VERDICTS {
+                        self.verdicts.pop_front();
+                    }
+                    let mut lines = verdict;
+                    lines.push(kept.clone());
+                    self.verdicts.push_back(lines);
+                }
+                self.summaries.push(kept);
+            }
             Class::Warning => unreachable!("counted above"),
             Class::Error => {
-                let trace = Trace::open(&line.text);
-                let mut lines = Vec::with_capacity(2);
-                lines.extend(context);
+                let trace = Trace::open(line.body());
+                let before = context.len();
+                let mut lines = context;
                 lines.push(kept);
                 let shown = lines.iter().map(shown_chars).sum();
                 self.open = Some(Open {
@@ -168,6 +219,7 @@ impl LogPlanner {
                         lines,
                         start: no,
                         template: None,
+                        context: (before, 0),
                     },
                     trace,
                     held: Vec::new(),
@@ -178,23 +230,50 @@ impl LogPlanner {
         }
     }
 
-    /// The line before an error at `start`, when it is worth showing: not an error or warning
-    /// (those are shown in their own right).
-    fn context(&self, text: &str, start: usize, no: u64) -> Option<Kept> {
-        let kept = if start > 0 {
-            let from = memchr::memrchr(b'\n', &text.as_bytes()[..start - 1]).map_or(0, |i| i + 1);
-            let class = if self.last_classified.0 == no - 1 {
-                self.last_classified.1
-            } else {
-                Class::Other
-            };
-            self.keep(&text[from..start - 1], no - 1, class, true, self.counts)
-        } else {
-            self.prev.clone().filter(|p| p.no + 1 == no)?
+    /// Up to [`CONTEXT_LINES`] lines before line `no`, which starts at byte `start` of `text`,
+    /// none of them at or before the last line a stored block holds.
+    fn context_before(&self, text: &str, start: usize, no: u64) -> Vec<Kept> {
+        let room = usize::try_from(no.saturating_sub(self.last_stored + 1))
+            .unwrap_or(usize::MAX)
+            .min(CONTEXT_LINES);
+        let mut lines = lines_before(text, start, no, self.counts, room, self.line_keep);
+        let first = lines.first().map_or(no, |l| l.no);
+        if lines.len() < room && first + 1 == no + 1 - lines.len() as u64 {
+            // The rest are the last lines of the block before, if it holds them.
+            let want = (room - lines.len()) as u64;
+            let mut all: Vec<Kept> = self
+                .prev_lines
+                .iter()
+                .filter(|p| p.no < first && p.no + want >= first)
+                .cloned()
+                .collect();
+            if all.last().is_some_and(|p| p.no + 1 == first) {
+                all.extend(lines);
+                lines = all;
+            }
+        }
+        lines
+    }
+
+    /// Keeps `kept` as context after the pending block.
+    fn add_after(&mut self, kept: Kept) {
+        let Some(pending) = self.pending.as_mut() else {
+            return;
         };
-        // A blank line costs one character where a gap marker for it would cost fifty.
-        let worth = matches!(kept.class, Class::Other | Class::Summary);
-        worth.then_some(kept)
+        pending.block.lines.push(kept);
+        pending.block.context.1 += 1;
+        pending.left -= 1;
+        if pending.left == 0 {
+            self.flush_pending();
+        }
+    }
+
+    /// Stores the pending block, if any.
+    fn flush_pending(&mut self) {
+        if let Some(pending) = self.pending.take() {
+            self.last_stored = pending.block.lines.last().map_or(0, |l| l.no);
+            self.blocks.push(pending.block, pending.repeat);
+        }
     }
 
     /// Offers the line at `start..end` (of class `known`, when known) to the open block; false
@@ -212,22 +291,19 @@ impl LogPlanner {
         let Some(open) = self.open.as_mut() else {
             return false;
         };
-        match open.trace.step(&line.text) {
+        match open.trace.step(line.body()) {
             Step::Hold => {
                 let kept = keep_shown(&line, no, Class::Other, nl, self.counts, self.line_keep);
                 open.held.push(kept);
                 true
             }
             Step::End => {
-                self.close_open();
+                self.close_open(false);
                 false
             }
             Step::Absorb => {
                 let class = known.unwrap_or_else(|| line.class());
                 self.counts.add(class);
-                if class != Class::Other {
-                    self.last_classified = (no, class);
-                }
                 let kept = keep_shown(&line, no, class, nl, self.counts, self.line_keep);
                 let open = self.open.as_mut().expect("checked above");
                 let held = std::mem::take(&mut open.held);
@@ -239,12 +315,13 @@ impl LogPlanner {
                 let full = open.block.lines.len() >= MAX_BLOCK_LINES || open.shown >= self.budget;
                 if full {
                     let trace = open.trace.clone();
-                    self.close_open();
+                    self.close_open(true);
                     self.open = Some(Open {
                         block: ErrorBlock {
                             lines: Vec::new(),
                             start: no + 1,
                             template: None,
+                            context: (0, 0),
                         },
                         trace,
                         held: Vec::new(),
@@ -256,8 +333,9 @@ impl LogPlanner {
         }
     }
 
-    /// Stores the open block, if any.
-    fn close_open(&mut self) {
+    /// Closes the open block, if any: it takes the lines after it as context, unless it is
+    /// `split` off a long trace that goes on in a block of its own.
+    fn close_open(&mut self, split: bool) {
         let Some(open) = self.open.take() else {
             return;
         };
@@ -275,7 +353,17 @@ impl LogPlanner {
         let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
         block.template = key.and_then(|k| self.errors.add(k.clone()));
         let repeat = self.errors.count(block.template) > 1;
-        self.blocks.push(block, repeat);
+        self.flush_pending();
+        if split {
+            self.last_stored = block.lines.last().map_or(0, |l| l.no);
+            self.blocks.push(block, repeat);
+        } else {
+            self.pending = Some(Pending {
+                block,
+                repeat,
+                left: CONTEXT_LINES,
+            });
+        }
     }
 
     /// Classifies the lines of `text`, which starts at the beginning of line `first_no`;
@@ -298,12 +386,12 @@ impl LogPlanner {
                 }
                 match found.get(next) {
                     Some(c) if c.start == at => (Some(c.class), Some(c.end)),
-                    Some(c) if self.open.is_none() => {
+                    Some(c) if self.open.is_none() && self.pending.is_none() => {
                         at = c.start;
                         at_no = first_no + c.line;
                         (Some(c.class), Some(c.end))
                     }
-                    None if self.open.is_none() => break,
+                    None if self.open.is_none() && self.pending.is_none() => break,
                     _ => (Some(Class::Other), None),
                 }
             };
@@ -321,6 +409,32 @@ impl LogPlanner {
             at_no += 1;
         }
     }
+}
+
+/// Up to `room` lines of `text` before byte `end`, in order: `end` is just past the `'\n'` of
+/// line `no - 1` (or one past the end of `text`, for a last line without one), and `cum`
+/// counts the classified lines through line `no - 1`.
+fn lines_before(
+    text: &str,
+    end: usize,
+    no: u64,
+    cum: Counts,
+    room: usize,
+    line_keep: u64,
+) -> Vec<Kept> {
+    let mut lines = Vec::with_capacity(room);
+    let (mut end, mut no, mut cum) = (end, no, cum);
+    while lines.len() < room && end > 0 && no > 1 {
+        let from = memchr::memrchr(b'\n', &text.as_bytes()[..end - 1]).map_or(0, |i| i + 1);
+        let raw = &text[from..end - 1];
+        let class = classify(raw);
+        let nl = end - 1 < text.len();
+        lines.push(keep_line(raw, no - 1, class, nl, cum, line_keep));
+        cum = cum.before(class);
+        (end, no) = (from, no - 1);
+    }
+    lines.reverse();
+    lines
 }
 
 /// `raw` as a plan would show it: cleaned, and cut to `line_keep` characters.
@@ -384,12 +498,16 @@ impl Sink for LogPlanner {
         let ends_nl = text.ends_with('\n');
         let last_raw = &text[last_start..text.len() - usize::from(ends_nl)];
         let last_no = block.first_line + block.newlines - u64::from(ends_nl);
-        let class = if self.last_classified.0 == last_no {
-            self.last_classified.1
-        } else {
-            Class::Other
-        };
-        self.prev = Some(self.keep(last_raw, last_no, class, ends_nl, self.counts));
+        // As if a '\n' followed the last line, so that it is one of the lines before.
+        let end = text.len() + usize::from(!ends_nl);
+        self.prev_lines = lines_before(
+            text,
+            end,
+            last_no + 1,
+            self.counts,
+            CONTEXT_LINES,
+            self.line_keep,
+        );
         if block.line_open {
             self.piece = Some((last_no, char_count(last_raw)));
         }

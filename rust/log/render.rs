@@ -42,24 +42,27 @@ pub struct Layout {
     pub chars: u64,
     pub omitted: Vec<LineRange>,
     pub omitted_chars: u64,
+    /// Lines that gap markers stand for, and the widest gap.
+    pub gap_lines: u64,
+    pub widest: Option<LineRange>,
 }
 
 /// Lays out `shown` for an input of `total_lines` lines whose classified lines total `totals`.
 #[must_use]
-pub fn layout(
-    shown: &Shown,
-    total_lines: u64,
-    total_chars: u64,
-    totals: Counts,
-    tier: Tier,
-) -> Layout {
+pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts) -> Layout {
     let mut pieces = Vec::new();
     let mut omitted = Vec::new();
     let mut shown_chars = 0;
+    let (mut gap_lines, mut widest) = (0, None::<LineRange>);
     walk(shown, total_lines, totals, |part| match part {
         Part::Gap { first, last, kinds } => {
-            pieces.push(Piece::Marker(gap(first, last, kinds, tier)));
-            omitted.push(LineRange { first, last });
+            pieces.push(Piece::Marker(gap(first, last, kinds)));
+            let range = LineRange { first, last };
+            omitted.push(range);
+            gap_lines += range.len();
+            if widest.is_none_or(|w| range.len() > w.len()) {
+                widest = Some(range);
+            }
         }
         Part::Line {
             line,
@@ -106,6 +109,8 @@ pub fn layout(
         chars,
         omitted: merge(omitted),
         omitted_chars: total_chars.saturating_sub(shown_chars),
+        gap_lines,
+        widest,
     }
 }
 
@@ -186,10 +191,10 @@ fn walk<'s>(shown: &'s Shown, total_lines: u64, totals: Counts, mut visit: impl 
 
 /// `layout(..).chars`, without building the text: selection asks it once per candidate.
 #[must_use]
-pub fn measure(shown: &Shown, total_lines: u64, totals: Counts, tier: Tier) -> u64 {
+pub fn measure(shown: &Shown, total_lines: u64, totals: Counts) -> u64 {
     let mut chars = 0;
     walk(shown, total_lines, totals, |part| match part {
-        Part::Gap { first, last, kinds } => chars += gap_len(first, last, kinds, tier),
+        Part::Gap { first, last, kinds } => chars += gap_len(first, last, kinds),
         Part::Line {
             line,
             note,
@@ -227,54 +232,50 @@ fn digits(n: u64) -> u64 {
     d + (d - 1) / 3
 }
 
-/// The counted kinds of a gap, as (count, singular, plural), in the order markers name them.
-fn gap_parts(n: u64, kinds: Counts) -> [(u64, &'static str, &'static str); 4] {
-    let other = n - kinds.errors - kinds.warnings - kinds.summaries;
+/// The classified kinds of a gap, as (count, singular, plural), in the order markers name
+/// them. Other lines are not named: the line numbers say how many lines a gap holds.
+fn gap_parts(kinds: Counts) -> [(u64, &'static str, &'static str); 3] {
     [
         (kinds.errors, "error line", "error lines"),
         (kinds.warnings, "warning", "warnings"),
         (kinds.summaries, "summary line", "summary lines"),
-        (other, "other", "other"),
     ]
 }
 
-/// Characters of `gap(first, last, kinds, tier)`.
-fn gap_len(first: u64, last: u64, kinds: Counts, tier: Tier) -> u64 {
-    let n = last - first + 1;
+/// Characters of `gap(first, last, kinds)`.
+fn gap_len(first: u64, last: u64, kinds: Counts) -> u64 {
     let place = if first == last {
         5 + digits(first)
     } else {
         7 + digits(first) + digits(last)
     };
     let mut parts = 0;
-    let mut shown = 0;
-    for (count, one, many) in gap_parts(n, kinds) {
+    let mut named = 0;
+    for (count, one, many) in gap_parts(kinds) {
         if count > 0 {
             let word = if count == 1 { one } else { many };
             parts += digits(count) + 1 + word.len() as u64;
-            shown += 1;
+            named += 1;
         }
     }
-    parts += 2 * shown.max(1) - 2;
-    match tier {
-        // "[shapeclip: " place " omitted (" n " line(s): " parts ")]\n"
-        Tier::Full => 12 + place + 10 + digits(n) + if n == 1 { 7 } else { 8 } + parts + 3,
-        // "[" place " omitted: " parts "]\n"
-        Tier::Short => 1 + place + 10 + parts + 2,
+    if named > 0 {
+        // ": " before the parts, ", " between them.
+        parts += 2 + 2 * (named - 1);
     }
+    // "[" place " omitted" parts "]\n"
+    1 + place + 8 + parts + 2
 }
 
-/// At least the length of any gap marker in an input of `total_lines` lines, in either tier:
-/// [`gap_len`] with every number as wide as `total_lines` and every kind named in the plural.
+/// At least the length of any gap marker in an input of `total_lines` lines: [`gap_len`]
+/// with every number as wide as `total_lines` and every kind named in the plural.
 pub(super) fn widest_gap(total_lines: u64) -> u64 {
     let d = digits(total_lines);
-    let words: u64 = gap_parts(0, Counts::default())
+    let words: u64 = gap_parts(Counts::default())
         .iter()
         .map(|(_, _, many)| many.len() as u64)
         .sum();
-    let parts = 4 * (d + 1) + words + 2 * 3;
-    // The full tier's frame: "[shapeclip: lines A-B omitted (N lines: " parts ")]\n".
-    12 + (7 + 2 * d) + 10 + d + 8 + parts + 3
+    let parts = 3 * (d + 1) + words + 2 + 2 * 2;
+    1 + (7 + 2 * d) + 8 + parts + 2
 }
 
 fn merge(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
@@ -289,16 +290,16 @@ fn merge(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
     out
 }
 
-/// The marker for omitted lines `first..=last`, on a line of its own.
+/// The marker for omitted lines `first..=last`, on a line of its own: where they are and
+/// the classified lines among them. The closing marker says once how to get them back.
 #[must_use]
-pub fn gap(first: u64, last: u64, kinds: Counts, tier: Tier) -> String {
-    let n = last - first + 1;
+pub fn gap(first: u64, last: u64, kinds: Counts) -> String {
     let place = if first == last {
         format!("line {}", thousands(first))
     } else {
         format!("lines {}-{}", thousands(first), thousands(last))
     };
-    let parts: Vec<String> = gap_parts(n, kinds)
+    let parts: Vec<String> = gap_parts(kinds)
         .into_iter()
         .filter(|p| p.0 > 0)
         .map(|(count, one, many)| {
@@ -309,23 +310,31 @@ pub fn gap(first: u64, last: u64, kinds: Counts, tier: Tier) -> String {
             )
         })
         .collect();
-    match tier {
-        Tier::Full => format!(
-            "[shapeclip: {place} omitted ({} {}: {})]\n",
-            thousands(n),
-            if n == 1 { "line" } else { "lines" },
-            parts.join(", ")
-        ),
-        Tier::Short => format!("[{place} omitted: {}]\n", parts.join(", ")),
+    if parts.is_empty() {
+        format!("[{place} omitted]\n")
+    } else {
+        format!("[{place} omitted: {}]\n", parts.join(", "))
     }
 }
 
-/// The closing marker, or an empty string when nothing was left out.
+/// What the closing marker reports of a plan's gaps.
+#[derive(Debug, Clone, Copy)]
+pub struct Omitted<'a> {
+    /// Lines that gap markers stand for.
+    pub lines: u64,
+    pub total_lines: u64,
+    /// Characters of the input not shown.
+    pub chars: u64,
+    /// The widest gap: the example of how to get lines back.
+    pub example: LineRange,
+    /// The tool's name, as in "this bash output".
+    pub tool: &'a str,
+}
+
+/// The closing marker: once, the whole statement of what was omitted and how to see it, and
+/// what was left out with no marker of its own.
 #[must_use]
-pub fn closing(left: &LeftOut, tier: Tier) -> String {
-    if left.blocks == 0 && left.warnings == 0 {
-        return String::new();
-    }
+pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
     let mut what = Vec::with_capacity(2);
     if left.blocks > 0 {
         let place = if left.blocks_first == left.blocks_last {
@@ -356,26 +365,43 @@ pub fn closing(left: &LeftOut, tier: Tier) -> String {
             thousands(left.warnings_last)
         ));
     }
-    let (a, b) = if left.blocks > 0 {
-        (left.blocks_first, left.blocks_last)
+    let left_out = if what.is_empty() {
+        String::new()
     } else {
-        (left.warnings_first, left.warnings_last)
+        format!("; left out: {}", what.join("; "))
+    };
+    let (a, b) = (omitted.example.first, omitted.example.last);
+    let lines = format!(
+        "{} of {} {}",
+        thousands(omitted.lines),
+        thousands(omitted.total_lines),
+        if omitted.total_lines == 1 {
+            "line"
+        } else {
+            "lines"
+        }
+    );
+    let grep = if what.is_empty() {
+        ""
+    } else {
+        ", or through grep -n -i -E 'error|fail|warn' for every error and warning"
     };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: left out: {}. To list them, run the command again piped through grep -n -i -E 'error|fail|warn', or through sed -n '{a},{b}p' for that stretch.]\n",
-            what.join("; ")
+            "[shapeclip: {lines} omitted from this {} output (~{} tokens){left_out}. To see lines {}-{}, run the command again piped through sed -n '{a},{b}p'{grep}.]\n",
+            omitted.tool,
+            thousands(omitted.chars.div_ceil(4)),
+            thousands(a),
+            thousands(b),
         ),
-        Tier::Short => format!(
-            "[left out: {}; grep -n -i -E 'error|fail|warn' lists them]\n",
-            what.join("; ")
-        ),
+        Tier::Short => format!("[shapeclip: {lines} omitted{left_out}; sed -n '{a},{b}p' shows some]\n"),
     }
 }
 
-/// The widest closing marker an input of `total_lines` lines can need.
+/// The widest closing marker an input of `total_lines` lines and `total_chars` characters
+/// can need.
 #[must_use]
-pub fn widest_closing(total_lines: u64, tier: Tier) -> u64 {
+pub fn widest_closing(total_lines: u64, total_chars: u64, tool: &str, tier: Tier) -> u64 {
     let big = total_lines.max(10);
     let left = LeftOut {
         blocks: big,
@@ -385,7 +411,17 @@ pub fn widest_closing(total_lines: u64, tier: Tier) -> u64 {
         warnings_first: big,
         warnings_last: big,
     };
-    char_count(&closing(&left, tier))
+    let omitted = Omitted {
+        lines: big,
+        total_lines: big,
+        chars: total_chars.max(40),
+        example: LineRange {
+            first: big,
+            last: big,
+        },
+        tool,
+    };
+    char_count(&closing(&omitted, &left, tier))
 }
 
 #[cfg(test)]
@@ -400,22 +436,10 @@ mod tests {
             summaries: 0,
         };
         assert_eq!(
-            gap(88, 1291, kinds, Tier::Full),
-            "[shapeclip: lines 88-1,291 omitted (1,204 lines: 14 warnings, 1,190 other)]\n"
+            gap(88, 1291, kinds),
+            "[lines 88-1,291 omitted: 14 warnings]\n"
         );
-        assert_eq!(
-            gap(
-                7,
-                7,
-                Counts {
-                    errors: 1,
-                    warnings: 0,
-                    summaries: 0
-                },
-                Tier::Short
-            ),
-            "[line 7 omitted: 1 error line]\n"
-        );
+        assert_eq!(gap(7, 7, Counts::default()), "[line 7 omitted]\n");
     }
 
     #[test]
@@ -438,14 +462,8 @@ mod tests {
                     summaries: s.min(n - kinds.errors - kinds.warnings),
                     ..kinds
                 };
-                for tier in [Tier::Full, Tier::Short] {
-                    let text = gap(first, last, kinds, tier);
-                    assert_eq!(
-                        gap_len(first, last, kinds, tier),
-                        char_count(&text),
-                        "{text}"
-                    );
-                }
+                let text = gap(first, last, kinds);
+                assert_eq!(gap_len(first, last, kinds), char_count(&text), "{text}");
             }
         }
         for n in [0, 1, 9, 10, 999, 1000, 999_999, 1_000_000, u64::MAX] {
@@ -464,10 +482,8 @@ mod tests {
                         warnings: w.min(n - e),
                         summaries: s.min(n - e - w.min(n - e)),
                     };
-                    for tier in [Tier::Full, Tier::Short] {
-                        let len = gap_len(first, last, kinds, tier);
-                        assert!(len <= widest_gap(total), "{first}-{last} of {total}: {len}");
-                    }
+                    let len = gap_len(first, last, kinds);
+                    assert!(len <= widest_gap(total), "{first}-{last} of {total}: {len}");
                 }
             }
         }
@@ -485,7 +501,19 @@ mod tests {
                     warnings_first: 1,
                     warnings_last: total,
                 };
-                assert!(char_count(&closing(&left, tier)) <= widest_closing(total, tier));
+                let chars = total * 80;
+                let omitted = Omitted {
+                    lines: total,
+                    total_lines: total,
+                    chars,
+                    example: LineRange {
+                        first: 1,
+                        last: total,
+                    },
+                    tool: "bash",
+                };
+                let real = char_count(&closing(&omitted, &left, tier));
+                assert!(real <= widest_closing(total, chars, "bash", tier));
             }
         }
     }

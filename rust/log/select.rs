@@ -1,31 +1,63 @@
 //! Choosing what a log plan shows, in priority order, under the budget.
 //!
-//! First the head and the tail (small fixed shares), then the summary lines, then error blocks
-//! in full (the first and the last, then one of each kind of error, rarest first, then the rest
-//! in order), then warnings once per template (most frequent first, each with its count), then
-//! further variants of them, rarest first. Each candidate is taken only if the whole rendering,
-//! markers included, still fits with room for the closing marker, so the plan is within the
-//! budget by construction.
+//! A log plan drops the least valuable lines until the rest fits, and builds say why they
+//! failed at the end, so the order is:
+//!
+//! 1. a contiguous run of the last lines, and the first few lines;
+//! 2. the runner's failing summaries (`3 failed`, `FAIL pkg`, a non-zero exit status);
+//! 3. every error block's headline (the exception, the diagnostic, the `FAIL` line), the
+//!    last block first, then the first, then back from the end: breadth before depth, and an
+//!    error repeated in many tests once, with its count;
+//! 4. the blocks' traces, in the same order, then the other summaries and one warning of each
+//!    kind with its count;
+//! 5. the lines around the shown errors;
+//! 6. the rest of the budget: the tail run goes back as far as it fits, then the head.
+//!
+//! Steps 2 to 5 keep a share of the budget for step 6. Each candidate is taken only if the
+//! whole rendering, markers included, still fits with room for the closing marker, so the
+//! plan is within the budget by construction. Last, a gap whose lines are known and cost no
+//! more than its marker is shown instead.
+
+use std::collections::BTreeMap;
 
 use super::classify::{Class, Counts, classify};
 use super::dedup::{Dedup, Template, variant_key};
 use super::keep_line;
-use super::render::{self, LeftOut, Shown, Tier};
+use super::render::{self, LeftOut, Omitted, Tier};
+use super::selection::Selection;
 use super::store::{ErrorBlock, Evicted, Kept};
+use super::summary::failing;
 use crate::clip::window::Window;
 use crate::engine::sink::Totals;
 use crate::plan::{Piece, Plan, Shape};
 use crate::profile::Profile;
 use crate::text::{char_count, thousands};
 
-/// Budgets from which markers use their full wording.
+/// Budgets from which the closing marker uses its full wording.
 const FULL_TIER_BUDGET: u64 = 2000;
+/// The tail run taken first, in eighths of the budget.
+const TAIL_FIRST_EIGHTHS: u64 = 2;
+/// The head taken first, in sixtieths of the budget.
+const HEAD_FIRST_SIXTIETHS: u64 = 1;
+/// What errors, summaries, warnings and context may take, in eighths of the budget: the rest
+/// goes to the tail and the head.
+const SIGNAL_EIGHTHS: u64 = 6;
+/// What headlines may take, in eighths of the budget.
+const HEADLINE_SHARE: u64 = 6;
+/// What the lines before each failing summary may take, in eighths of the budget.
+const VERDICT_EIGHTHS: u64 = 1;
+/// Failing summary lines taken ahead of the errors, the last ones first.
+const FAILING_SUMMARIES: usize = 8;
+/// Other summary lines taken after the errors, the last ones first.
+const OTHER_SUMMARIES: usize = 4;
 
 /// What the single pass found.
 pub struct Found {
     pub blocks: Vec<ErrorBlock>,
     pub evicted: Evicted,
     pub summaries: Vec<Kept>,
+    /// The last failing summaries, each after the lines before it.
+    pub verdicts: Vec<Vec<Kept>>,
     pub warnings: Dedup,
     pub errors: Dedup,
     pub counts: Counts,
@@ -33,173 +65,101 @@ pub struct Found {
     pub line_keep: u64,
 }
 
-/// The selection so far and what it may still take.
-struct Selection {
-    shown: Shown,
-    budget: u64,
-    limit: u64,
-    total_lines: u64,
-    total_chars: u64,
-    counts: Counts,
-    tier: Tier,
-    /// At least the length of the rendering of `shown`, when known: a candidate that fits
-    /// under it is taken without measuring everything again.
-    bound: Option<u64>,
-}
-
-impl Selection {
-    /// Takes `lines` (and `note` on the last of them) if everything still fits.
-    fn try_add(&mut self, lines: &[Kept], note: &str) -> bool {
-        let last = lines.last().map_or(0, |l| l.no);
-        self.try_add_noted(lines, note, last)
-    }
-
-    /// Takes `lines`, with `note` on line `note_on`, if everything still fits.
-    fn try_add_noted(&mut self, lines: &[Kept], note: &str, note_on: u64) -> bool {
-        let mut added = Vec::new();
-        for line in lines {
-            let note = if line.no == note_on { note } else { "" };
-            if let Some(old) = self.shown.get_mut(&line.no) {
-                if old.1.is_empty() && !note.is_empty() {
-                    added.push((line.no, true));
-                    note.clone_into(&mut old.1);
-                }
-            } else {
-                added.push((line.no, false));
-                self.shown.insert(line.no, (line.clone(), note.to_owned()));
-            }
-        }
-        if added.is_empty() {
-            return true;
-        }
-        if let Some(bound) = self.bound {
-            let grown = bound + self.growth_bound(&added);
-            if grown <= self.limit {
-                debug_assert!(self.length() <= grown, "the growth bound is a bound");
-                self.bound = Some(grown);
-                return true;
-            }
-        }
-        let length = self.length();
-        if length <= self.limit {
-            self.bound = Some(length);
-            return true;
-        }
-        for (no, only_note) in added {
-            if only_note {
-                if let Some(old) = self.shown.get_mut(&no) {
-                    old.1.clear();
-                }
-            } else {
-                self.shown.remove(&no);
-            }
-        }
-        false
-    }
-
-    /// At most what the rendering grew by when the lines `added` (numbers, and whether only a
-    /// note was added) joined `shown`. Each line adds at most its text, its note, a newline,
-    /// a truncation marker and a repeat marker. A note may split a run of repeats, which
-    /// shows the line's text, and the same text of the line after it, again. Only the gaps
-    /// next to a run of added lines change, and each of the at most two that take their place
-    /// is at most the widest gap marker.
-    fn growth_bound(&self, added: &[(u64, bool)]) -> u64 {
-        let mut growth = 0;
-        let mut runs = 0;
-        let mut prev = None;
-        let mut sorted = added.to_vec();
-        sorted.sort_unstable();
-        for (no, only_note) in sorted {
-            let (line, note) = &self.shown[&no];
-            let copies = if only_note { 2 } else { 1 };
-            growth += copies * (char_count(&line.text) + 1) + char_count(note);
-            growth +=
-                render::truncation_note_len(line.chars) + render::repeat_note_len(self.total_lines);
-            if prev.is_none_or(|p| p + 1 != no) {
-                runs += 1;
-            }
-            prev = Some(no);
-        }
-        growth + runs * 2 * render::widest_gap(self.total_lines)
-    }
-
-    fn length(&self) -> u64 {
-        let chars = render::measure(&self.shown, self.total_lines, self.counts, self.tier);
-        debug_assert_eq!(
-            chars,
-            render::layout(
-                &self.shown,
-                self.total_lines,
-                self.total_chars,
-                self.counts,
-                self.tier
-            )
-            .chars
-        );
-        chars
-    }
-}
-
-/// The plan, or `None` when even the head and the tail do not fit.
+/// The plan, or `None` when not even the last line fits.
 #[must_use]
 pub fn plan(
     mut found: Found,
     window: &Window,
     totals: &Totals,
     budget: u64,
-    _profile: &Profile,
+    profile: &Profile,
 ) -> Option<Plan> {
     let tier = if budget >= FULL_TIER_BUDGET {
         Tier::Full
     } else {
         Tier::Short
     };
-    let reserve = render::widest_closing(totals.lines, tier) + 1;
-    let mut sel = Selection {
-        shown: Shown::new(),
-        budget,
-        limit: budget.checked_sub(reserve)?,
-        total_lines: totals.lines,
-        total_chars: totals.chars,
-        counts: found.counts,
-        tier,
-        bound: None,
-    };
-    let fix = |k: &mut Kept, long: &[(u64, u64, bool)]| {
+    let reserve = render::widest_closing(totals.lines, totals.chars, &profile.tool, tier) + 1;
+    let mut sel = Selection::new(budget.checked_sub(reserve)?, totals.lines, found.counts);
+    let long = std::mem::take(&mut found.long_lines);
+    let fix = |k: &mut Kept| {
         if let Ok(i) = long.binary_search_by_key(&k.no, |l| l.0) {
             k.chars = long[i].1;
             k.nl = long[i].2;
             k.truncated = true;
         }
     };
-    let long = std::mem::take(&mut found.long_lines);
-    let mut head = head_lines(window, budget / 10, found.line_keep);
-    let mut tail = tail_lines(window, totals, found.counts, budget / 8, found.line_keep);
-    keep_blocks_whole(&mut head, &mut tail, &found.blocks);
-    for k in found.blocks.iter_mut().flat_map(|b| b.lines.iter_mut()) {
-        fix(k, &long);
-    }
-    for k in &mut found.summaries {
-        fix(k, &long);
-    }
-    if !sel.try_add(&head, "") || !sel.try_add(&tail, "") {
+    found
+        .blocks
+        .iter_mut()
+        .flat_map(|b| b.lines.iter_mut())
+        .for_each(fix);
+    found.summaries.iter_mut().for_each(fix);
+    let head = head_lines(window, budget, found.line_keep);
+    let tail = tail_lines(window, totals, found.counts, budget, found.line_keep);
+
+    // 1. The last lines, and the first few.
+    let run = lines_within(tail.iter().rev(), budget * TAIL_FIRST_EIGHTHS / 8).max(1);
+    let mut back: Vec<Kept> = tail.iter().rev().cloned().collect();
+    if sel.take_leading(&back[..run.min(back.len())]) == 0 && !back.is_empty() {
         return None;
     }
-    for line in &found.summaries {
-        sel.try_add(std::slice::from_ref(line), "");
+    let first = lines_within(head.iter(), budget * HEAD_FIRST_SIXTIETHS / 60);
+    sel.try_add(&head[..first], "");
+
+    sel.cap = Some(budget * SIGNAL_EIGHTHS / 8);
+    // 2. Failing summaries, the last first.
+    let (failing_lines, other_lines): (Vec<&Kept>, Vec<&Kept>) =
+        found.summaries.iter().partition(|k| failing(&k.text));
+    for line in failing_lines.iter().rev().take(FAILING_SUMMARIES) {
+        sel.try_add(std::slice::from_ref(*line), "");
     }
-    let left_blocks = select_errors(&mut sel, &found, &long);
-    let left_warnings = select_warnings(&mut sel, &mut found.warnings, &long);
-    let left = LeftOut {
-        blocks: left_blocks.0,
-        blocks_first: left_blocks.1,
-        blocks_last: left_blocks.2,
-        ..left_warnings
-    };
-    let layout = render::layout(&sel.shown, totals.lines, totals.chars, found.counts, tier);
+    // What the build printed just before it said it failed, the last verdict first.
+    for verdict in found.verdicts.iter_mut().rev() {
+        verdict.iter_mut().for_each(fix);
+        let back: Vec<Kept> = verdict.iter().rev().cloned().collect();
+        let cap = sel.cap;
+        sel.cap = Some(sel.length() + budget * VERDICT_EIGHTHS / 8);
+        sel.take_leading(&back);
+        sel.cap = cap;
+    }
+    // 3 and 4. Errors: headlines, then traces.
+    let noted = select_errors(&mut sel, &found);
+    for line in other_lines.iter().rev().take(OTHER_SUMMARIES) {
+        sel.try_add(std::slice::from_ref(*line), "");
+    }
+    let represented = select_warnings(&mut sel, &mut found.warnings, &long);
+    // 5. Context around the shown errors, the last first.
+    for block in found.blocks.iter().rev() {
+        if block.core().iter().any(|k| sel.shown.contains_key(&k.no)) {
+            sel.try_add(&block.lines, "");
+        }
+    }
+    sel.cap = None;
+
+    // 6. The rest of the budget: the tail going back, then the head.
+    let tail_start = sel.shown.keys().next_back().map_or(0, |&no| no);
+    let run_start = run_start(&sel, tail_start);
+    back.retain(|k| k.no < run_start);
+    sel.take_leading(&back);
+    sel.take_leading(&head);
+
+    // Gaps whose lines are known and cost no more than their markers.
+    let known = known_lines(&head, &tail, &found);
+    show_cheap_gaps(&mut sel, &known);
+
+    let left = left_out(&sel, &found, &noted, &represented);
+    let layout = render::layout(&sel.shown, totals.lines, totals.chars, found.counts);
     let mut pieces = layout.pieces;
-    let mut closing = render::closing(&left, tier);
-    if !closing.is_empty() {
+    if let Some(example) = layout.widest.or_else(|| layout.omitted.first().copied()) {
+        let omitted = Omitted {
+            lines: layout.gap_lines,
+            total_lines: totals.lines,
+            chars: layout.omitted_chars,
+            example,
+            tool: &profile.tool,
+        };
+        let mut closing = render::closing(&omitted, &left, tier);
         // A last line without '\n' must not run into the marker (the reserve has room for it).
         let glued = pieces.last().is_some_and(|p| match p {
             Piece::Kept(s) | Piece::Marker(s) => !s.ends_with('\n'),
@@ -217,85 +177,184 @@ pub fn plan(
     })
 }
 
-/// Error blocks in priority order. Returns how many blocks were left out and the first and
-/// last line where they start.
-fn select_errors(
-    sel: &mut Selection,
-    found: &Found,
-    _long: &[(u64, u64, bool)],
-) -> (u64, u64, u64) {
+/// How many of `lines` fit in `room` characters, each with its `'\n'`.
+fn lines_within<'a>(lines: impl Iterator<Item = &'a Kept>, room: u64) -> usize {
+    let mut used = 0;
+    lines
+        .take_while(|k| {
+            used += char_count(&k.text) + 1;
+            used <= room
+        })
+        .count()
+}
+
+/// The first line of the contiguous run of shown lines that ends at line `last`.
+fn run_start(sel: &Selection, last: u64) -> u64 {
+    let mut start = last;
+    while start > 1 && sel.shown.contains_key(&(start - 1)) {
+        start -= 1;
+    }
+    start
+}
+
+/// Error blocks: first each block's headline, then its whole error and trace, in priority
+/// order. Returns which error templates have their count shown.
+fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     let blocks = &found.blocks;
     let n = blocks.len();
-    let mut order: Vec<usize> = Vec::with_capacity(n);
-    if n > 0 {
-        order.push(0);
-    }
-    if n > 1 {
-        order.push(n - 1);
-    }
-    // One block per kind of error: the rarest kinds first and, among equally rare ones, the
-    // blocks with a trace, which say the most.
-    let mut seen_template = vec![false; found.errors.templates.len()];
-    let mut firsts: Vec<(u64, bool, usize)> = Vec::new();
-    for (i, b) in blocks.iter().enumerate() {
-        match b.template {
-            Some(t) if seen_template[t] => {}
-            Some(t) => {
-                seen_template[t] = true;
-                firsts.push((found.errors.count(Some(t)), b.lines.len() < 3, i));
-            }
-            None => {}
+    // The last block and the first; then one block of each kind of error, the rarest kinds
+    // first and, among equally rare ones, the later first; then back from the end.
+    let mut order: Vec<usize> = Vec::with_capacity(2 * n + 2);
+    order.extend(n.checked_sub(1));
+    order.extend((n > 1).then_some(0));
+    let mut seen = vec![false; found.errors.templates.len()];
+    let mut kinds: Vec<(u64, std::cmp::Reverse<usize>)> = Vec::new();
+    for (i, b) in blocks.iter().enumerate().rev() {
+        if let Some(t) = b.template.filter(|&t| !seen[t]) {
+            seen[t] = true;
+            kinds.push((found.errors.count(Some(t)), std::cmp::Reverse(i)));
         }
     }
-    firsts.sort_unstable();
-    let kinds = 2 + firsts.len();
-    order.extend(firsts.into_iter().map(|(_, _, i)| i));
-    order.extend(0..n);
-    let mut shown = vec![false; n];
+    kinds.sort_unstable();
+    order.extend(kinds.into_iter().map(|(_, i)| i.0));
+    order.extend((0..n).rev());
+    let mut visited = vec![false; n];
+    order.retain(|&i| !std::mem::replace(&mut visited[i], true));
     let mut noted = vec![false; found.errors.templates.len()];
-    for (rank, &i) in order.iter().enumerate() {
-        if shown[i] {
-            continue;
-        }
+    let mut headed = vec![false; n];
+    // Headlines leave room for the traces of the first ones.
+    let cap = sel.cap;
+    sel.cap = cap.map(|c| c * HEADLINE_SHARE / SIGNAL_EIGHTHS);
+    for &i in &order {
         let block = &blocks[i];
-        // The count goes on the error line the block is known by, not after its notes.
-        let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
-        let note = match (block.template, key) {
-            (Some(t), Some(key)) if !noted[t] => repeat_note(&found.errors.templates[t], key),
-            _ => String::new(),
+        let Some(key) = headline(block) else {
+            continue;
         };
-        let mut ok = sel.try_add_noted(&block.lines, &note, key.map_or(0, |k| k.no));
-        let shown_chars: u64 = block.lines.iter().map(|l| char_count(&l.text) + 1).sum();
-        if !ok && rank < kinds && block.lines.len() > 4 && shown_chars > sel.budget / 4 {
-            // A block too long to show whole next to others: its first lines and its last
-            // ones, the gap between them labelled. A shorter block is shown whole or not at all.
-            let mut part: Vec<Kept> = block.lines[..2].to_vec();
-            part.extend_from_slice(&block.lines[block.lines.len() - 2..]);
-            ok = sel.try_add(&part, "");
-        }
-        if ok {
-            shown[i] = true;
+        let note = match block.template {
+            // A repeat of an error whose count is shown: the count stands for it.
+            Some(t) if noted[t] => continue,
+            Some(t) => repeat_note(&found.errors.templates[t], key),
+            None => String::new(),
+        };
+        if sel.try_add(std::slice::from_ref(key), &note) {
+            headed[i] = true;
             if let (Some(t), false) = (block.template, note.is_empty()) {
                 noted[t] = true;
             }
         }
     }
-    let mut left = (
-        found.evicted.blocks,
-        found.evicted.first.unwrap_or(u64::MAX),
-        found.evicted.last,
-    );
-    for (i, b) in blocks.iter().enumerate() {
-        // A repeat of an error whose count is shown is not left out: the note counts it.
-        let counted = b.template.is_some_and(|t| noted[t]);
-        if !shown[i] && !counted {
-            left.0 += 1;
-            left.1 = left.1.min(b.start);
-            left.2 = left.2.max(b.start);
+    sel.cap = cap;
+    for &i in &order {
+        if !headed[i] {
+            continue;
+        }
+        let core = blocks[i].core();
+        if !sel.try_add(core, "") {
+            take_both_ends(sel, core);
         }
     }
-    if left.0 == 0 {
-        left.1 = 0;
+    noted
+}
+
+/// As much of a block too long to show whole as fits, half the room for its first lines (an
+/// assertion's diff, a Java exception's top frames) and half for its last ones (a Python
+/// traceback's innermost frames and exception).
+fn take_both_ends(sel: &mut Selection, lines: &[Kept]) {
+    let length = sel.length();
+    let room = sel.room().saturating_sub(length);
+    let cap = sel.cap;
+    sel.cap = Some(length + room / 2);
+    let front = sel.take_leading(lines);
+    sel.cap = cap;
+    let back: Vec<Kept> = lines[front..].iter().rev().cloned().collect();
+    sel.take_leading(&back);
+}
+
+/// The line that says what went wrong in `block`: its last error line (the exception after a
+/// traceback, the diagnostic before its notes), or its first line when it has none.
+fn headline(block: &ErrorBlock) -> Option<&Kept> {
+    let core = block.core();
+    core.iter()
+        .rev()
+        .find(|l| l.class == Class::Error)
+        .or_else(|| core.first())
+}
+
+/// Every line whose text the plan holds, by number.
+fn known_lines<'a>(head: &'a [Kept], tail: &'a [Kept], found: &'a Found) -> BTreeMap<u64, &'a Kept> {
+    let mut known = BTreeMap::new();
+    let blocks = found.blocks.iter().flat_map(|b| b.lines.iter());
+    let verdicts = found.verdicts.iter().flatten();
+    for k in head.iter().chain(tail).chain(blocks).chain(&found.summaries).chain(verdicts) {
+        known.entry(k.no).or_insert(k);
+    }
+    known
+}
+
+/// Shows the lines of every gap that are all known and cost no more than its marker.
+fn show_cheap_gaps(sel: &mut Selection, known: &BTreeMap<u64, &Kept>) {
+    let mut gaps = Vec::new();
+    let mut prev = 0;
+    for &no in sel.shown.keys().chain(std::iter::once(&(sel.total_lines + 1))) {
+        if no > prev + 1 {
+            gaps.push((prev + 1, no - 1));
+        }
+        prev = no;
+    }
+    for (first, last) in gaps {
+        let lines: Option<Vec<Kept>> = (first..=last)
+            .map(|no| known.get(&no).map(|k| (*k).clone()))
+            .collect();
+        if let Some(lines) = lines {
+            sel.take_if_no_longer(&lines);
+        }
+    }
+}
+
+/// What the plan leaves out with no example shown: error blocks none of whose error lines is
+/// shown (less the repeats a shown count stands for), and warnings of kinds with no example
+/// shown (less those shown as lines).
+fn left_out(sel: &Selection, found: &Found, noted: &[bool], represented: &[bool]) -> LeftOut {
+    let mut left = LeftOut {
+        blocks: found.evicted.blocks,
+        blocks_first: found.evicted.first.unwrap_or(u64::MAX),
+        blocks_last: found.evicted.last,
+        warnings_first: u64::MAX,
+        ..LeftOut::default()
+    };
+    for b in &found.blocks {
+        let counted = b.template.is_some_and(|t| noted[t]);
+        let shown = b.core().iter().any(|k| sel.shown.contains_key(&k.no));
+        if !shown && !counted {
+            left.blocks += 1;
+            left.blocks_first = left.blocks_first.min(b.start);
+            left.blocks_last = left.blocks_last.max(b.start);
+        }
+    }
+    if left.blocks == 0 {
+        left.blocks_first = 0;
+    }
+    let warnings = &found.warnings;
+    for (i, t) in warnings.templates.iter().enumerate() {
+        if !represented[i] {
+            left.warnings += t.count;
+            left.warnings_first = left.warnings_first.min(t.first_line);
+            left.warnings_last = left.warnings_last.max(t.last_line);
+        }
+    }
+    left.warnings += warnings.other;
+    let shown_loose = sel
+        .shown
+        .values()
+        .filter(|(k, note)| k.class == Class::Warning && note.is_empty())
+        .filter(|(k, _)| warnings.find(&k.text).is_none_or(|t| !represented[t]))
+        .count() as u64;
+    left.warnings = left.warnings.saturating_sub(shown_loose);
+    if left.warnings == 0 {
+        left.warnings_first = 0;
+    } else if warnings.other > 0 {
+        left.warnings_first = 1;
+        left.warnings_last = sel.total_lines;
     }
     left
 }
@@ -331,12 +390,13 @@ fn repeat_note(t: &Template, example: &Kept) -> String {
     }
 }
 
-/// Warnings, once per template, then further variants. Fills the warning part of `LeftOut`.
+/// Warnings, once per template, then further variants. Says which templates have an example
+/// shown.
 fn select_warnings(
     sel: &mut Selection,
     warnings: &mut Dedup,
     long: &[(u64, u64, bool)],
-) -> LeftOut {
+) -> Vec<bool> {
     for t in &mut warnings.templates {
         for v in &mut t.variants {
             if let Ok(i) = long.binary_search_by_key(&v.example.no, |l| l.0) {
@@ -384,56 +444,7 @@ fn select_warnings(
         };
         sel.try_add(std::slice::from_ref(&v.example), &note);
     }
-    // Warnings left out: those of templates with no example shown, less those shown as lines.
-    let mut left = LeftOut {
-        warnings_first: u64::MAX,
-        ..LeftOut::default()
-    };
-    for (i, t) in templates.iter().enumerate() {
-        if !represented[i] {
-            left.warnings += t.count;
-            left.warnings_first = left.warnings_first.min(t.first_line);
-            left.warnings_last = left.warnings_last.max(t.last_line);
-        }
-    }
-    left.warnings += warnings.other;
-    let shown_loose = sel
-        .shown
-        .values()
-        .filter(|(k, note)| k.class == Class::Warning && note.is_empty())
-        .filter(|(k, _)| warnings.find(&k.text).is_none_or(|t| !represented[t]))
-        .count() as u64;
-    left.warnings = left.warnings.saturating_sub(shown_loose);
-    if left.warnings == 0 {
-        left.warnings_first = 0;
-    } else if warnings.other > 0 {
-        left.warnings_first = 1;
-        left.warnings_last = sel.total_lines;
-    }
-    left
-}
-
-/// Ends the head before, and starts the tail after, any error block they would cut: an error
-/// shown without the rest of its trace (or a trace without its error) misleads. The block
-/// itself competes for room with the others.
-fn keep_blocks_whole(head: &mut Vec<Kept>, tail: &mut Vec<Kept>, blocks: &[ErrorBlock]) {
-    for block in blocks {
-        let (Some(first), Some(last)) = (block.lines.first(), block.lines.last()) else {
-            continue;
-        };
-        if head
-            .last()
-            .is_some_and(|h| h.no >= first.no && h.no < last.no)
-        {
-            head.retain(|h| h.no < first.no);
-        }
-        if tail
-            .first()
-            .is_some_and(|t| t.no > first.no && t.no <= last.no)
-        {
-            tail.retain(|t| t.no > last.no);
-        }
-    }
+    represented
 }
 
 /// The complete lines at the start of `window.head`, within `room` characters.

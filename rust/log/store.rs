@@ -44,6 +44,16 @@ pub struct ErrorBlock {
     pub start: u64,
     /// The index of its last error line's template in the error table.
     pub template: Option<usize>,
+    /// How many of `lines` are context: before the error, and after its trace.
+    pub context: (usize, usize),
+}
+
+impl ErrorBlock {
+    /// The error line and its trace, without the context around them.
+    #[must_use]
+    pub fn core(&self) -> &[Kept] {
+        &self.lines[self.context.0..self.lines.len() - self.context.1]
+    }
 }
 
 impl ErrorBlock {
@@ -197,6 +207,7 @@ mod tests {
             }],
             start,
             template: None,
+            context: (0, 0),
         }
     }
 

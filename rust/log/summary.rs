@@ -4,6 +4,9 @@
 //! Most lines that reach these checks are not summaries, so each rule starts with a cheap
 //! test that rejects them (a first byte, a branch-free byte scan) before it reads words.
 
+use super::classify::Class;
+use super::keyword::first_signal;
+
 /// Runner and build-tool closing lines. `line` is the line before escapes are removed.
 pub(super) fn is_summary(line: &str, t: &str) -> bool {
     let first = |s: &str| s.as_bytes().first().copied().unwrap_or(0);
@@ -62,9 +65,11 @@ fn summary_by_start(line: &str, t: &str) -> bool {
 fn has_exit_status(t: &str) -> bool {
     // Every form has "xit" in it; most lines do not, and a byte scan is cheaper than eight
     // substring searches.
-    if !has_xit(t.as_bytes()) {
-        return false;
-    }
+    has_xit(t.as_bytes()) && exit_status(t).is_some()
+}
+
+/// The status in an exit-status phrase of `t`, if it has one.
+fn exit_status(t: &str) -> Option<u64> {
     [
         "exit status",
         "exit code",
@@ -76,16 +81,24 @@ fn has_exit_status(t: &str) -> bool {
         "EXIT CODE",
     ]
     .iter()
-    .any(|k| {
-        t.find(k).is_some_and(|at| {
-            t[at + k.len()..]
-                .trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
-                .trim_start_matches("code")
-                .trim_start_matches("CODE")
-                .trim_start()
-                .starts_with(|c: char| c.is_ascii_digit())
-        })
+    .find_map(|k| {
+        let at = t.find(k)?;
+        let rest = t[at + k.len()..]
+            .trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
+            .trim_start_matches("code")
+            .trim_start_matches("CODE")
+            .trim_start();
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        // A status too long for a number is not zero.
+        (digits > 0).then(|| rest[..digits].parse().unwrap_or(u64::MAX))
     })
+}
+
+/// Whether a summary line (as shown) reports a failure: a failure word that is not negated
+/// (`1 failed`, `FAILED`, `FAIL pkg`, `##[error]`), or an exit status other than 0.
+pub(crate) fn failing(text: &str) -> bool {
+    let t = text.trim();
+    first_signal(t) == Class::Error || exit_status(t).is_some_and(|status| status != 0)
 }
 
 /// Whether `bytes` holds "xit" in any casing. Most lines hold no `x` at all, and a vector
@@ -162,6 +175,31 @@ fn runner_counts(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failing_summaries() {
+        for line in [
+            "==== 1 failed, 1985 passed in 12.31s ====",
+            "FAILED (failures=1)",
+            "test result: FAILED. 3 passed; 1 failed; 0 ignored",
+            "FAIL\tgithub.com/x/y\t0.012s",
+            "Tests:       1 failed, 41 passed, 42 total",
+            "Process finished with exit code 1",
+            "2026-11-23T10:15:30Z ##[error]Process completed with exit code 2.",
+        ] {
+            assert!(failing(line), "{line}");
+        }
+        for line in [
+            "ok  \tgithub.com/x/y\t0.012s",
+            "Ran 1261 tests in 2.104s",
+            "Tests run: 12, Failures: 0, Errors: 0, Skipped: 0",
+            "test result: ok. 3 passed; 0 failed",
+            "exit status 0",
+            "OK (skipped=3)",
+        ] {
+            assert!(!failing(line), "{line}");
+        }
+    }
 
     #[test]
     fn byte_prechecks_same_as_naive() {

@@ -29,6 +29,8 @@ pub struct Trace {
     goroutine: bool,
     /// The line after a Rust `panicked at …:` holds the panic message.
     panic_message: bool,
+    /// Inside an expected-versus-actual diff: `-` and `+` lines belong to it.
+    diff: bool,
     held: u32,
 }
 
@@ -64,7 +66,7 @@ impl Trace {
             }
             self.panic_message = false;
             Step::Absorb
-        } else if continues(line) {
+        } else if continues(line) || (self.diff && line.starts_with(['-', '+'])) {
             Step::Absorb
         } else {
             Step::End
@@ -85,6 +87,12 @@ impl Trace {
         }
         if line.contains("panicked at ") && line.trim_end().ends_with(':') {
             self.panic_message = true;
+        }
+        if ["@@", "--- Expected", "+++ Actual", "- Expected", "+ Received"]
+            .iter()
+            .any(|p| line.starts_with(p))
+        {
+            self.diff = true;
         }
     }
 }
@@ -116,6 +124,22 @@ fn continues(line: &str) -> bool {
         "-->",
         "In file included from",
         "... ",
+        // What a test expected and what it got, as assertion libraries print it.
+        "Expected",
+        "expected:",
+        "Actual",
+        "actual:",
+        "But was",
+        "but was",
+        "Received",
+        "Diff:",
+        "--- Expected",
+        "+++ Actual",
+        "@@ ",
+        // Frames that start their line: Pester's `at f, file:3`, Ruby's `from file:3:in`.
+        "at ",
+        "from /",
+        "Call Stack",
     ]
     .iter()
     .any(|p| line.starts_with(p))
@@ -131,7 +155,22 @@ fn continues(line: &str) -> bool {
         return true;
     }
     // A rule under a heading, as unittest prints between a failure and its traceback.
-    line.len() >= 3 && line.bytes().all(|b| b"-=_~^*".contains(&b))
+    (line.len() >= 3 && line.bytes().all(|b| b"-=_~^*".contains(&b))) || is_location(line)
+}
+
+/// A line that is only a place in a file, `/src/a_test.php:43`, or a Ruby frame
+/// `/x/hooks.rb:15:in 'eval'`: where the error above it happened. A place followed by a
+/// message is a diagnostic of its own and starts a block of its own.
+fn is_location(line: &str) -> bool {
+    let (place, rest) = line.split_once(' ').unwrap_or((line, ""));
+    let Some((path, number)) = place.split_once(':') else {
+        return false;
+    };
+    let digits = number.bytes().take_while(u8::is_ascii_digit).count();
+    let tail = &number[digits..];
+    let path_like = path.contains(['/', '.']);
+    let whole = (tail.is_empty() && rest.is_empty()) || (tail == ":in" && !rest.is_empty());
+    path_like && digits > 0 && whole
 }
 
 #[cfg(test)]
@@ -189,6 +228,18 @@ mod tests {
         assert_eq!(absorbed(rustc), 6);
         let gcc = "a.c:893:12: error: 'resultt' undeclared\n  893 |     return resultt;\n      |            ^~~~~~~\na.c:893:12: note: each undeclared identifier\na.c:892:17: warning: unused variable\n";
         assert_eq!(absorbed(gcc), 3);
+    }
+
+    #[test]
+    fn expected_and_actual_diffs_and_bare_locations() {
+        let phpunit = "1) InflectorTest::test_plural\nFailed asserting that two strings are equal.\n--- Expected\n+++ Actual\n@@ @@\n-'tellies'\n+'telly'\n/x/inflector_test.php:43\nFAILURES!\n";
+        assert_eq!(absorbed(&phpunit[phpunit.find('\n').unwrap() + 1..]), 7);
+        let pester = "[-] runs all files -> values differ!\nExpected: 'a'\nActual  : 'b'\nat Verify-Equal, /x/Verify-Equal.ps1:16\nTests completed\n";
+        assert_eq!(absorbed(pester), 3);
+        let ruby = "No Rakefile found\n/x/ruby_executable_hooks:15:in `eval'\n/x/ruby_executable_hooks:15:in `<main>'\nDone.\n";
+        assert_eq!(absorbed(ruby), 2);
+        assert!(!is_location("a.c:3: error: x"));
+        assert!(!is_location("10:00:01"));
     }
 
     #[test]
