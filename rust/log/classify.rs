@@ -350,13 +350,22 @@ fn classify_clean(line: &str, start: &str) -> Class {
 /// `skipped: cvs not found`.
 fn passing(t: &str) -> bool {
     const STARTS: &[&str] = &[
-        "--- PASS", "--- SKIP", "=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "PASS ",
-        "\u{2713}", "\u{2714}", "\u{221a}",
+        "--- PASS",
+        "--- SKIP",
+        "=== RUN",
+        "=== PAUSE",
+        "=== CONT",
+        "=== NAME",
+        "PASS ",
+        "\u{2713}",
+        "\u{2714}",
+        "\u{221a}",
     ];
     let tap_ok = t
         .strip_prefix("ok ")
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
     tap_ok
+        || debug_level(t)
         || STARTS.iter().any(|p| t.starts_with(p))
         || t.contains(" PASSED")
         || t.contains("skipped")
@@ -366,8 +375,24 @@ fn passing(t: &str) -> bool {
             .any(|s| t.ends_with(s))
 }
 
+/// A logger's debug or trace line (`14:50:00.240 DEBUG proxied: Got an error`): a program
+/// talking about errors it handled, not one that failed. The level is a word of its own
+/// early in the line.
+fn debug_level(t: &str) -> bool {
+    let head = &t.as_bytes()[..t.len().min(48)];
+    ["DEBUG", "TRACE", "[debug]", "[trace]"]
+        .iter()
+        .any(|level| {
+            memchr::memmem::find_iter(head, level.as_bytes()).any(|at| {
+                let before = at.checked_sub(1).map_or(b' ', |i| head[i]);
+                let after = head.get(at + level.len()).copied().unwrap_or(b' ');
+                !before.is_ascii_alphanumeric() && !after.is_ascii_alphanumeric()
+            })
+        })
+}
+
 /// How test runners mark a failure without an error word: TAP's `not ok`, the crosses of
-/// Jest, Mocha and node's runner, Jest's `●` headings, Pester's `[-]`, RSpec's
+/// Jest, Mocha and node's runner, Jest's `●` headings, Pester's `[-]`, `RSpec`'s
 /// `Failure/Error:`, Elixir's `** (Error)`, and `Expected X, but got Y`.
 fn failure_form(t: &str) -> bool {
     const STARTS: &[&str] = &[

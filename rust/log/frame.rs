@@ -3,7 +3,7 @@
 //!
 //! GitHub Actions stamps every line with an ISO time (`2026-11-23T10:15:30.1234567Z `) and
 //! marks annotations with `##[error]` or `##[group]`; Travis and many runners print a clock
-//! (`[00:55:26] `); Docker BuildKit puts a step number and seconds (`#12 3.456 `); Jenkins
+//! (`[00:55:26] `); Docker `BuildKit` puts a step number and seconds (`#12 3.456 `); Jenkins
 //! prefixes its steps with `[Pipeline] `. With such a prefix in front, `E   assert` no longer
 //! starts its line and a Java frame is no longer indented, so the classifier and the trace
 //! rules look through the prefix. The shown line keeps it: it says when and where.
@@ -92,7 +92,7 @@ fn clock(b: &[u8]) -> Option<usize> {
     (b.get(at..at + 2) == Some(b"] ")).then_some(at + 2)
 }
 
-/// BuildKit's `#12 ` step number, with the `3.456 ` seconds that its output lines carry.
+/// `BuildKit`'s `#12 ` step number, with the `3.456 ` seconds that its output lines carry.
 fn buildkit(b: &[u8]) -> Option<usize> {
     if b.first() != Some(&b'#') {
         return None;
@@ -129,13 +129,25 @@ mod tests {
     #[test]
     fn prefixes_of_the_usual_ci_systems() {
         for (line, body) in [
-            ("2026-11-23T10:15:30.1234567Z ok  \tpkg\t0.1s", "ok  \tpkg\t0.1s"),
-            ("2026-11-23T10:15:30Z ##[error]Process completed", "Process completed"),
+            (
+                "2026-11-23T10:15:30.1234567Z ok  \tpkg\t0.1s",
+                "ok  \tpkg\t0.1s",
+            ),
+            (
+                "2026-11-23T10:15:30Z ##[error]Process completed",
+                "Process completed",
+            ),
             ("2026-11-23 10:15:30,123 ERROR boom", "ERROR boom"),
             ("[00:55:26] E   assert 1 == 2", "E   assert 1 == 2"),
-            ("[00:55:26.120] \tat a.B.c(B.java:3)", "\tat a.B.c(B.java:3)"),
+            (
+                "[00:55:26.120] \tat a.B.c(B.java:3)",
+                "\tat a.B.c(B.java:3)",
+            ),
             ("#12 3.456 npm ERR! code 1", "npm ERR! code 1"),
-            ("#12 ERROR: process did not complete", "ERROR: process did not complete"),
+            (
+                "#12 ERROR: process did not complete",
+                "ERROR: process did not complete",
+            ),
             ("##[group]Run make test", "Run make test"),
             ("[Pipeline] sh", "sh"),
             ("plain line", "plain line"),

@@ -46,7 +46,8 @@ const MAX_LONG_LINES: usize = 4096;
 /// `Expected`/`Actual` lines below it, and small gaps shown as lines rather than markers.
 const CONTEXT_LINES: usize = 3;
 
-/// Lines kept before a failing summary (`The command "make" exited with 2.`, `FAIL pkg`):
+/// Lines kept before a failing summary (`The command "make" exited with 2.`, `FAIL pkg`),
+/// at least [`CONTEXT_LINES`]:
 /// what a build printed just before it said it failed is most often why.
 const VERDICT_LINES: usize = 24;
 /// Failing summaries whose lines before are kept: the last ones.
@@ -83,8 +84,9 @@ pub struct LogPlanner {
     /// Characters of one line that a plan may show.
     line_keep: u64,
     counts: Counts,
-    /// The last lines of the previous block: the context of an error early in a block.
-    prev_lines: Vec<Kept>,
+    /// The last lines before the current block, across blocks however small: what an error
+    /// or a verdict early in a block looks back into.
+    recent: VecDeque<Kept>,
     open: Option<Open>,
     pending: Option<Pending>,
     /// The last line that a stored block holds: context never reaches back past it.
@@ -111,7 +113,7 @@ impl LogPlanner {
             budget,
             line_keep: (budget / 8).clamp(120, 8192),
             counts: Counts::default(),
-            prev_lines: Vec::new(),
+            recent: VecDeque::new(),
             open: None,
             pending: None,
             last_stored: 0,
@@ -176,11 +178,15 @@ impl LogPlanner {
         };
         let verdict = if class == Class::Summary && summary::failing(&line.text) {
             // Never back past the verdict before, so that each line is read once.
-            let after = self.verdicts.back().and_then(|v| v.last()).map_or(0, |k| k.no);
+            let after = self
+                .verdicts
+                .back()
+                .and_then(|v| v.last())
+                .map_or(0, |k| k.no);
             let room = usize::try_from(no - 1 - after.min(no - 1))
                 .unwrap_or(usize::MAX)
                 .min(VERDICT_LINES);
-            lines_before(text, start, no, self.counts, room, self.line_keep)
+            self.lines_back(text, start, no, room)
         } else {
             Vec::new()
         };
@@ -236,21 +242,20 @@ impl LogPlanner {
         let room = usize::try_from(no.saturating_sub(self.last_stored + 1))
             .unwrap_or(usize::MAX)
             .min(CONTEXT_LINES);
+        self.lines_back(text, start, no, room)
+    }
+
+    /// Up to `room` lines before line `no`, which starts at byte `start` of `text`: from
+    /// `text`, then from the lines before it.
+    fn lines_back(&self, text: &str, start: usize, no: u64, room: usize) -> Vec<Kept> {
         let mut lines = lines_before(text, start, no, self.counts, room, self.line_keep);
         let first = lines.first().map_or(no, |l| l.no);
-        if lines.len() < room && first + 1 == no + 1 - lines.len() as u64 {
-            // The rest are the last lines of the block before, if it holds them.
-            let want = (room - lines.len()) as u64;
-            let mut all: Vec<Kept> = self
-                .prev_lines
-                .iter()
-                .filter(|p| p.no < first && p.no + want >= first)
-                .cloned()
-                .collect();
-            if all.last().is_some_and(|p| p.no + 1 == first) {
-                all.extend(lines);
-                lines = all;
-            }
+        let want = (room - lines.len()) as u64;
+        if want > 0 && self.recent.back().is_some_and(|p| p.no + 1 == first) {
+            let earlier = self.recent.iter().filter(|p| p.no + want >= first);
+            let mut all: Vec<Kept> = earlier.cloned().collect();
+            all.append(&mut lines);
+            lines = all;
         }
         lines
     }
@@ -500,14 +505,24 @@ impl Sink for LogPlanner {
         let last_no = block.first_line + block.newlines - u64::from(ends_nl);
         // As if a '\n' followed the last line, so that it is one of the lines before.
         let end = text.len() + usize::from(!ends_nl);
-        self.prev_lines = lines_before(
+        let last = lines_before(
             text,
             end,
             last_no + 1,
             self.counts,
-            CONTEXT_LINES,
+            VERDICT_LINES,
             self.line_keep,
         );
+        if last.first().is_some_and(|k| k.no != block.first_line) {
+            // The block alone holds the lines to remember.
+            self.recent.clear();
+        }
+        self.recent
+            .retain(|k| k.no < last.first().map_or(u64::MAX, |f| f.no));
+        self.recent.extend(last);
+        while self.recent.len() > VERDICT_LINES {
+            self.recent.pop_front();
+        }
         if block.line_open {
             self.piece = Some((last_no, char_count(last_raw)));
         }

@@ -36,10 +36,9 @@ pub struct LeftOut {
     pub warnings_last: u64,
 }
 
-/// The rendered pieces, their length in characters, the omitted line ranges and characters.
+/// The rendered pieces, the omitted line ranges and characters.
 pub struct Layout {
     pub pieces: Vec<Piece>,
-    pub chars: u64,
     pub omitted: Vec<LineRange>,
     pub omitted_chars: u64,
     /// Lines that gap markers stand for, and the widest gap.
@@ -98,15 +97,8 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
             pieces.push(Piece::Kept(text));
         }
     });
-    let chars = pieces
-        .iter()
-        .map(|p| match p {
-            Piece::Kept(s) | Piece::Marker(s) => char_count(s),
-        })
-        .sum();
     Layout {
         pieces,
-        chars,
         omitted: merge(omitted),
         omitted_chars: total_chars.saturating_sub(shown_chars),
         gap_lines,
@@ -394,7 +386,9 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
             thousands(a),
             thousands(b),
         ),
-        Tier::Short => format!("[shapeclip: {lines} omitted{left_out}; sed -n '{a},{b}p' shows some]\n"),
+        Tier::Short => {
+            format!("[shapeclip: {lines} omitted{left_out}; sed -n '{a},{b}p' shows some]\n")
+        }
     }
 }
 

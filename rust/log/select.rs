@@ -104,7 +104,9 @@ pub fn plan(
     if sel.take_leading(&back[..run.min(back.len())]) == 0 && !back.is_empty() {
         return None;
     }
-    let first = lines_within(head.iter(), budget * HEAD_FIRST_SIXTIETHS / 60);
+    // The first line says what ran, when it is short enough to say it.
+    let first = lines_within(head.iter(), budget * HEAD_FIRST_SIXTIETHS / 60)
+        .max(lines_within(head.iter().take(1), budget / 16));
     sel.try_add(&head[..first], "");
 
     sel.cap = Some(budget * SIGNAL_EIGHTHS / 8);
@@ -227,7 +229,7 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     sel.cap = cap.map(|c| c * HEADLINE_SHARE / SIGNAL_EIGHTHS);
     for &i in &order {
         let block = &blocks[i];
-        let Some(key) = headline(block) else {
+        let Some((first, key)) = headline(block) else {
             continue;
         };
         let note = match block.template {
@@ -236,7 +238,12 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
             Some(t) => repeat_note(&found.errors.templates[t], key),
             None => String::new(),
         };
-        if sel.try_add(std::slice::from_ref(key), &note) {
+        let lines = if first.no == key.no {
+            vec![key.clone()]
+        } else {
+            vec![first.clone(), key.clone()]
+        };
+        if sel.try_add_noted(&lines, &note, key.no) {
             headed[i] = true;
             if let (Some(t), false) = (block.template, note.is_empty()) {
                 noted[t] = true;
@@ -270,22 +277,36 @@ fn take_both_ends(sel: &mut Selection, lines: &[Kept]) {
     sel.take_leading(&back);
 }
 
-/// The line that says what went wrong in `block`: its last error line (the exception after a
-/// traceback, the diagnostic before its notes), or its first line when it has none.
-fn headline(block: &ErrorBlock) -> Option<&Kept> {
+/// The lines that say what went wrong in `block`: its first error line (`--- FAIL: TestX`, a
+/// test's header) and its last one (the exception after a traceback, the assertion message),
+/// which is the one its kind and count go on. A block split off a long trace, with no error
+/// line, has its first line for both.
+fn headline(block: &ErrorBlock) -> Option<(&Kept, &Kept)> {
     let core = block.core();
-    core.iter()
-        .rev()
-        .find(|l| l.class == Class::Error)
-        .or_else(|| core.first())
+    let mut errors = core.iter().filter(|l| l.class == Class::Error);
+    match (errors.next(), errors.next_back()) {
+        (Some(first), Some(last)) => Some((first, last)),
+        (Some(only), None) => Some((only, only)),
+        _ => core.first().map(|k| (k, k)),
+    }
 }
 
 /// Every line whose text the plan holds, by number.
-fn known_lines<'a>(head: &'a [Kept], tail: &'a [Kept], found: &'a Found) -> BTreeMap<u64, &'a Kept> {
+fn known_lines<'a>(
+    head: &'a [Kept],
+    tail: &'a [Kept],
+    found: &'a Found,
+) -> BTreeMap<u64, &'a Kept> {
     let mut known = BTreeMap::new();
     let blocks = found.blocks.iter().flat_map(|b| b.lines.iter());
     let verdicts = found.verdicts.iter().flatten();
-    for k in head.iter().chain(tail).chain(blocks).chain(&found.summaries).chain(verdicts) {
+    for k in head
+        .iter()
+        .chain(tail)
+        .chain(blocks)
+        .chain(&found.summaries)
+        .chain(verdicts)
+    {
         known.entry(k.no).or_insert(k);
     }
     known
@@ -295,7 +316,11 @@ fn known_lines<'a>(head: &'a [Kept], tail: &'a [Kept], found: &'a Found) -> BTre
 fn show_cheap_gaps(sel: &mut Selection, known: &BTreeMap<u64, &Kept>) {
     let mut gaps = Vec::new();
     let mut prev = 0;
-    for &no in sel.shown.keys().chain(std::iter::once(&(sel.total_lines + 1))) {
+    for &no in sel
+        .shown
+        .keys()
+        .chain(std::iter::once(&(sel.total_lines + 1)))
+    {
         if no > prev + 1 {
             gaps.push((prev + 1, no - 1));
         }
