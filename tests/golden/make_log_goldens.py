@@ -18,31 +18,17 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import subprocess
 import sys
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
+
+from scratch import SCRATCH, run, write
 
 import shapeclip
 
 HERE = Path(__file__).resolve().parent / "log"
-SCRATCH = Path("/tmp/shapeclip-golden")
 BUDGETS = (4000, 16000)
 TOOL = "bash"
-
-
-def run(cmd: list[str], cwd: Path) -> bytes:
-    """What `cmd` printed, both streams in the order it wrote them; its exit status is expected to fail."""
-    done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
-    return done.stdout
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
 
 
 def pytest_verbose_one_failure_among_400(root: Path) -> bytes:
