@@ -29,6 +29,7 @@ LOST_TODAY: dict[tuple[str, int], str] = {
     ("go_test_timeout_goroutine_dump_in_one_of_9_packages", 16000): (
         "the stuck test's goroutine (TestPoolRunsEveryJob, pool_test.go), among 120 idle workers"
     ),
+    ("junit5_console_tree_one_failure_among_400", 16000): "the tree's `✘ expected: <…> but was: <…>` line",
 }
 
 

@@ -29,12 +29,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import log_cases_go_node
+import log_cases_jvm_ruby
 from scratch import SCRATCH, run, write
 
 import shapeclip
 
 HERE = Path(__file__).resolve().parent / "log"
-OTHER_ECOSYSTEMS = (log_cases_go_node,)
+OTHER_ECOSYSTEMS = (log_cases_go_node, log_cases_jvm_ruby)
 BUDGETS = (4000, 16000)
 TOOL = "bash"
 
