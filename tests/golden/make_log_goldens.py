@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import log_cases_ci_framed
 import log_cases_go_node
 import log_cases_jvm_ruby
 from scratch import SCRATCH, run, write
@@ -35,7 +36,7 @@ from scratch import SCRATCH, run, write
 import shapeclip
 
 HERE = Path(__file__).resolve().parent / "log"
-OTHER_ECOSYSTEMS = (log_cases_go_node, log_cases_jvm_ruby)
+OTHER_ECOSYSTEMS = (log_cases_go_node, log_cases_jvm_ruby, log_cases_ci_framed)
 BUDGETS = (4000, 16000)
 TOOL = "bash"
 
