@@ -2,12 +2,17 @@
 
 Each case writes a small project into a scratch directory, runs a real tool on it (pytest -v,
 unittest, mypy --strict, gcc under make -k, a Python program that logs through a traceback,
-cargo test) and saves what the tool printed, stdout and stderr interleaved as a terminal shows
+cargo test; and from sibling modules `go test`, `node --test`, JUnit, RSpec, some inside a CI
+frame) and saves what the tool printed, stdout and stderr interleaved as a terminal shows
 them, as `log/<name>.txt`. Then `compress(input, "bash", budget)` for each budget in `BUDGETS`
 goes to `log/<name>.<budget>.expected`, which `tests/test_golden_log.py` compares against.
 
+A case with `SIGNALS` also gets `log/<name>.signals`: for each of its patterns, the first input line
+it matches, from where it matches (so a CI frame's prefix is left out), one per line. These are the
+lines that say why the run failed; `tests/test_golden_log_signals.py` checks that compressing keeps them.
+
     python tests/golden/make_log_goldens.py            # rerun the programs, then refresh
-    python tests/golden/make_log_goldens.py --refresh  # only recompute the expected outputs
+    python tests/golden/make_log_goldens.py --refresh  # only recompute the expected outputs and signals
 
 The inputs are committed, so CI never needs the programs; rerunning them changes timings and
 paths in the inputs, which is why `--refresh` exists. Paths are those of the scratch directory,
@@ -17,32 +22,23 @@ paths in the inputs, which is why `--refresh` exists. Paths are those of the scr
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
-import subprocess
 import sys
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
+
+import log_cases_ci_framed
+import log_cases_go_node
+import log_cases_jvm_ruby
+from scratch import SCRATCH, run, write
 
 import shapeclip
 
 HERE = Path(__file__).resolve().parent / "log"
-SCRATCH = Path("/tmp/shapeclip-golden")
+OTHER_ECOSYSTEMS = (log_cases_go_node, log_cases_jvm_ruby, log_cases_ci_framed)
 BUDGETS = (4000, 16000)
 TOOL = "bash"
-
-
-def run(cmd: list[str], cwd: Path) -> bytes:
-    """What `cmd` printed, both streams in the order it wrote them; its exit status is expected to fail."""
-    done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
-    return done.stdout
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
 
 
 def pytest_verbose_one_failure_among_400(root: Path) -> bytes:
@@ -198,20 +194,39 @@ CASES: dict[str, Callable[[Path], bytes]] = {
         gcc_make_warnings_then_an_error,
         python_traceback_buried_in_3000_log_lines,
         cargo_test_one_panic_among_500,
+        *(case for module in OTHER_ECOSYSTEMS for case in module.CASES),
     )
 }
+#: case -> patterns (regular expressions, searched in each line) of the lines that say why it failed,
+#: the most telling first: a compressed output at budget 4000 should keep that one at least.
+SIGNALS: dict[str, tuple[str, ...]] = {name: p for module in OTHER_ECOSYSTEMS for name, p in module.SIGNALS.items()}
 
 
 def expected_path(name: str, budget: int) -> Path:
     return HERE / f"{name}.{budget}.expected"
 
 
+def signal_lines(name: str, text: str) -> list[str]:
+    """For each of the case's patterns, the first line it matches, from the match on, stripped."""
+    lines = text.splitlines()
+    found = []
+    for pattern in SIGNALS[name]:
+        match = next((m for line in lines if (m := re.search(pattern, line))), None)
+        if match is None:
+            sys.exit(f"{name}: no line matches the signal {pattern!r}; did the run fail as the case meant?")
+        found.append(match.string[match.start() :].strip())
+    return found
+
+
 def refresh() -> None:
-    """Recomputes every expected output from the committed inputs."""
+    """Recomputes every expected output, and the signals, from the committed inputs."""
     if shapeclip.backend() != "native":
         sys.exit("the native core is not built: expected outputs come from it")
     for source in sorted(HERE.glob("*.txt")):
         data = source.read_bytes()
+        if source.stem in SIGNALS:
+            signals = signal_lines(source.stem, data.decode("utf-8"))
+            (HERE / f"{source.stem}.signals").write_text("".join(s + "\n" for s in signals), encoding="utf-8")
         for budget in BUDGETS:
             text = shapeclip.compress(data, TOOL, budget)
             expected_path(source.stem, budget).write_text(text, encoding="utf-8", newline="")
