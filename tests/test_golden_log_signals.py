@@ -24,16 +24,6 @@ BUDGETS = {4000: slice(0, 1), 16000: slice(None)}
 
 #: (case, budget) -> what the planner loses there today.
 LOST_TODAY: dict[tuple[str, int], str] = {
-    ("go_test_verbose_one_failing_subtest_among_12_packages", 4000): "t.Errorf's `want` line, amid `=== RUN` lines",
-    ("go_test_verbose_one_failing_subtest_among_12_packages", 16000): "t.Errorf's `want` line, amid `=== RUN` lines",
-    ("go_test_timeout_goroutine_dump_in_one_of_9_packages", 16000): (
-        "the stuck test's goroutine (TestPoolRunsEveryJob, pool_test.go), among 120 idle workers"
-    ),
-    ("junit5_console_tree_one_failure_among_400", 16000): "the tree's `✘ expected: <…> but was: <…>` line",
-    ("github_actions_node_test_tap_one_failure_among_1000", 4000): "the assertion message in TAP's YAML block",
-    ("github_actions_node_test_tap_one_failure_among_1000", 16000): (
-        "the assertion message, the diff's two lines, `not ok 1 - …` and its location: all but the tail"
-    ),
     ("docker_buildkit_go_test_panic_in_one_of_12_packages", 16000): "the panicking frame, /src/orders/lines.go:8",
 }
 

@@ -235,22 +235,19 @@ def terminal(raw: str) -> str:
     return re.sub(r"\x1b\[[0-?]*[ -/]*[@-~]", "", raw[raw.rfind("\r") + 1 :])
 
 
-GAP = re.compile(
-    r"\[(?:shapeclip: )?lines? (?P<a>[\d,]+)(?:-(?P<b>[\d,]+))? omitted"
-    r"(?: \((?P<n>[\d,]+) lines?: (?P<kinds>[^)]*)\)|: (?P<short>[^\]]*))\]"
-)
+GAP = re.compile(r"\[lines? (?P<a>[\d,]+)(?:-(?P<b>[\d,]+))? omitted(?:: (?P<kinds>[^\]]*))?\]")
 NOTE = re.compile(r" \[shapeclip: (?P<note>[^\]]*)\]$")
-CLOSING = re.compile(r"\[(?:shapeclip: )?left out: ")
-KIND_WORDS = {"error line": ERROR, "warning": WARNING, "summary line": SUMMARY, "other": OTHER}
+CLOSING = re.compile(r"\[shapeclip: [\d,]+ of [\d,]+ lines? omitted")
+KIND_WORDS = {"error line": ERROR, "warning": WARNING, "summary line": SUMMARY}
 
 
 def number(s: str) -> int:
     return int(s.replace(",", ""))
 
 
-def kinds_said(words: str) -> Counter[str]:
+def kinds_said(words: str | None) -> Counter[str]:
     said: Counter[str] = Counter()
-    for part in words.split(", "):
+    for part in words.split(", ") if words else []:
         count, word = part.split(" ", 1)
         said[KIND_WORDS[word.removesuffix("s")]] += number(count)
     return said
@@ -275,11 +272,9 @@ def read_back(out: str, text: str, labels: list[str]) -> set[int]:
         if gap:
             a, b = number(gap["a"]), number(gap["b"] or gap["a"])
             assert a == at, f"marker {row!r} starts at line {a}, the next unaccounted line is {at}"
-            expected = Counter(labels[a - 1 : b])
-            said = kinds_said(gap["kinds"] or gap["short"])
+            expected = Counter(label for label in labels[a - 1 : b] if label != OTHER)
+            said = kinds_said(gap["kinds"])
             assert +said == +expected, f"{row!r}: reference count {dict(expected)}"
-            if gap["n"]:
-                assert number(gap["n"]) == b - a + 1
             at = b + 1
             continue
         repeats = 1
@@ -295,20 +290,6 @@ def read_back(out: str, text: str, labels: list[str]) -> set[int]:
             at += 1
     assert at == len(raw_lines) + 1, f"lines {at}-{len(raw_lines)} are not accounted for"
     return shown
-
-
-def groups_by_line(log: list[Piece]) -> list[tuple[int, int, int]]:
-    """(first error line, last line, characters shown with one line of context) of each error group."""
-    spans, no, before = [], 1, ""
-    for p in log:
-        if p.group:
-            first_error = next(i for i, line in enumerate(p.lines) if line.kind == ERROR)
-            context = p.lines[first_error - 1].text if first_error else before
-            chars = sum(len(terminal(line.text)) + 1 for line in [Line(context, OTHER), *p.lines[first_error:]])
-            spans.append((no + first_error, no + len(p.lines) - 1, chars))
-        no += len(p.lines)
-        before = p.lines[-1].text
-    return spans
 
 
 log_budgets = st.sampled_from([400, 1000, 2000, 4000, 16000])
@@ -328,22 +309,19 @@ def test_gap_markers_match_a_reference_count(
 
 
 @given(log=pieces, decor=decorations, budget=log_budgets)
-def test_a_shown_error_keeps_its_whole_trace(log: list[Piece], decor: tuple[bool, bool], budget: int) -> None:
+def test_issue_10_the_tail_run_is_kept_and_the_budget_is_used(
+    log: list[Piece], decor: tuple[bool, bool], budget: int
+) -> None:
     text, lines = render(log, *decor)
     result = shapeclip.compress_detailed(text, "bash", budget)
     note(result.text)
     if result.shape != "log":
         return
     shown = read_back(result.text, text, [line.kind for line in lines])
-    for first, last, chars in groups_by_line(log):
-        if first not in shown:
-            continue
-        if chars >= budget:
-            continue  # a trace longer than the budget cannot be kept whole
-        # Only a block too long to show whole next to others may be shown as its ends.
-        assert last in shown, f"the error at line {first} is shown without the end of its trace"
-        missing = [no for no in range(first, last + 1) if no not in shown]
-        assert not missing or chars > budget // 4, f"the error at line {first} is shown without lines {missing}"
+    assert len(lines) in shown, "the last line ends every log plan"
+    if budget >= 2000:
+        # Lines here are short, so only the closing marker's reserve may stay unused.
+        assert len(result.text) >= budget * 0.8, f"{len(result.text)} of {budget}"
 
 
 @given(log=short_pieces, decor=decorations, budget=st.sampled_from([400, 1000, 2000]))
