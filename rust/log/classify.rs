@@ -125,44 +125,24 @@ const PATTERNS: &[&str] = &[
     "\rPASS",
     "\rmake",
     "\rninja",
-    // Line starts after the CI prefixes that `frame::starts_after` accepts.
+    // pytest's `E` lines after the CI prefixes that `frame::starts_after` accepts.
     "Z E  ",
-    "Z OK",
-    "Z ok",
-    "Z Ran ",
-    "Z PASS",
-    "Z make",
-    "Z ninja",
     "] E  ",
-    "] OK",
-    "] ok",
-    "] Ran ",
-    "] PASS",
-    "] make",
-    "] ninja",
-    // Failure forms without a keyword (see `failure_form`) and failure phrases.
+    // Failure forms without a keyword (see `failure_form`) and failure phrases. The list
+    // stays within the 64 patterns that the SIMD searcher packs: past that the scan falls
+    // back to a byte-at-a-time automaton, five times slower.
     "not ok",
     "\u{2715}",
     "\u{2716}",
-    "\u{2717}",
-    "\u{2718}",
     "\u{25cf}",
     "[-] ",
     "** (",
     "xpected",
     "not found",
-    "No such file or directory",
+    "No such file",
     "ermission denied",
-    "undefined reference",
-    "annot find",
-    "ould not",
-    "ould NOT",
-    "nable to",
-    "imed out",
-    "Killed",
-    " killed",
     "egmentation fault",
-    "borted",
+    "Killed",
 ];
 
 /// The block-wide scan that finds candidate lines.
@@ -317,7 +297,7 @@ fn classify_clean(line: &str, start: &str) -> Class {
     let framed = frame::prefix_len(line);
     let (prefix, body) = line.split_at(framed);
     let cut = frame::prefix_len(start);
-    let start = if frame::starts_after(start, cut) {
+    let framed_start = if frame::starts_after(start, cut) {
         &start[cut..]
     } else {
         start
@@ -336,7 +316,7 @@ fn classify_clean(line: &str, start: &str) -> Class {
     if passing(t) {
         return Class::Other;
     }
-    if start.starts_with("E  ") || failure_form(t) {
+    if framed_start.starts_with("E  ") || failure_form(t) {
         return Class::Error;
     }
     match first_signal(body) {
@@ -399,8 +379,6 @@ fn failure_form(t: &str) -> bool {
         "not ok ",
         "\u{2715}",
         "\u{2716}",
-        "\u{2717}",
-        "\u{2718}",
         "[-] ",
         "Failure/Error",
         "** (",
@@ -415,23 +393,15 @@ fn failure_form(t: &str) -> bool {
     expected && (t.contains(" but ") || t.contains(", got ") || t.contains(" got: "))
 }
 
-/// Failure phrases that carry no error word: `command not found`, `Permission denied`,
-/// `undefined reference`, `Could not resolve`, `timed out`, `Segmentation fault`, `Killed`.
+/// Failure phrases that carry no error word: `command not found`, `No such file or
+/// directory`, `Permission denied`, `Segmentation fault`, `Killed`.
 fn failure_phrase(t: &str) -> bool {
     const PHRASES: &[&str] = &[
         "not found",
-        "No such file or directory",
+        "No such file",
         "ermission denied",
-        "undefined reference",
-        "annot find",
-        "ould not",
-        "ould NOT",
-        "nable to",
-        "imed out",
-        "Killed",
-        " killed",
         "egmentation fault",
-        "borted",
+        "Killed",
     ];
     PHRASES.iter().any(|p| t.contains(p))
 }
