@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import shapeclip
@@ -15,7 +17,8 @@ LOG = "".join(f"[{i:05}] building target {i}\n" for i in range(20_000))
 
 def run(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
     command = [sys.executable, "-m", "shapeclip.cli", *args]
-    return subprocess.run(command, input=stdin, capture_output=True, env=None if env is None else {**os.environ, **env})
+    environment = None if env is None else {**os.environ, **env}
+    return subprocess.run(command, input=stdin, capture_output=True, env=environment, timeout=60)
 
 
 def test_file_is_compressed_like_the_library_does(tmp_path: Path) -> None:
@@ -74,3 +77,17 @@ def test_a_wrapped_command_is_run_compressed_and_its_status_kept() -> None:
     missing = run("--", "no-such-program-here")
     assert missing.returncode == 127 and b"cannot run no-such-program-here" in missing.stdout
     assert run("--budget", "9", "--").returncode == 2
+
+
+def test_issue11_a_digest_server_that_never_answers_does_not_hold_up_the_cli() -> None:
+    # A socket that listens but never accepts: the SDK connects and waits for an answer forever.
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        host, port = silent.getsockname()
+        env = {"OPENAI_API_KEY": "test", "OPENAI_BASE_URL": f"http://{host}:{port}/v1"}
+        started = time.perf_counter()
+        done = run("--budget", "4000", "--digest", "openai:m", "--digest-timeout", "0.3", stdin=LOG.encode(), env=env)
+        elapsed = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == shapeclip.compress(LOG, None, 4000, digest=lambda *_: None)
+    # The SDK's own timeout (10 s) and retries would keep it waiting well past this.
+    assert elapsed < 6, f"the command exited {elapsed:.1f} s after it started"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -204,3 +206,39 @@ def test_acompress_runs_a_sync_digest_and_streams_take_digests_too() -> None:
     streamed = asyncio.run(compressor.afinish())
     assert f"{LEAD}async answer for bash]" in streamed
     assert streamed == asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=answer, digest_cache={}))
+
+
+# A digest that sleeps 10 s under a 0.3 s timeout; the script prints whether the marker stayed plain.
+HANGING = """
+import asyncio, time, shapeclip
+LOG = "".join(f"line {i} of the build\\n" for i in range(5000))
+def sleeper(omitted, tool):
+    time.sleep(10)
+    return "too late"
+async def asleeper(omitted, tool):
+    await asyncio.sleep(10)
+    return "too late"
+options = dict(digest_timeout=0.3, digest_cache={})
+out = %s
+print("plain" if "Digest" not in out else "digested")
+"""
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "shapeclip.compress(LOG, 'bash', 4000, digest=sleeper, **options)",
+        "shapeclip.compress(LOG, 'bash', 4000, digest=asleeper, **options)",
+        "asyncio.run(shapeclip.acompress(LOG, 'bash', 4000, digest=sleeper, **options))",
+        "asyncio.run(shapeclip.acompress(LOG, 'bash', 4000, digest=asleeper, **options))",
+    ],
+    ids=["compress, sync digest", "compress, async digest", "acompress, sync digest", "acompress, async digest"],
+)
+def test_issue11_a_hanging_digest_does_not_hold_up_process_exit(call: str) -> None:
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", HANGING % call], capture_output=True, timeout=60)
+    elapsed = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().strip() == "plain"
+    # The digest sleeps 10 s; a process that waited for it would take at least that long.
+    assert elapsed < 5, f"the process exited {elapsed:.1f} s after it started"

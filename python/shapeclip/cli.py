@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import subprocess
 import sys
 from typing import IO
 
 from . import __version__
 from .api import DEFAULT_BUDGET, Compressor, backend
-from .digest import DigestFn, anthropic_messages, openai_chat
+from .digest import DEFAULT_TIMEOUT, DigestFn, anthropic_messages, openai_chat
 
 CHUNK_BYTES = 1 << 20
 
@@ -71,8 +72,25 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="have MODEL summarise the omitted part, through the openai or anthropic SDK (e.g. openai:gpt-4o-mini)",
     )
+    parser.add_argument(
+        "--digest-timeout",
+        metavar="SECONDS",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        help=f"give up on the digest after this long and print the plain marker (default {DEFAULT_TIMEOUT:g})",
+    )
     parser.add_argument("--version", action="version", version=f"shapeclip {__version__} ({backend()} backend)")
     return parser
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {value!r}") from None
+    if not 0 < seconds < math.inf:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {value!r}")
+    return seconds
 
 
 def _digest_spec(value: str) -> tuple[str, str]:
@@ -82,7 +100,7 @@ def _digest_spec(value: str) -> tuple[str, str]:
     return sdk, model
 
 
-def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None) -> DigestFn | None:
+def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeout: float) -> DigestFn | None:
     if spec is None:
         return None
     sdk, model = spec
@@ -91,9 +109,11 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None) -> Di
     except ImportError:
         parser.error(f"--digest {sdk}:... needs the {sdk} SDK: pip install 'shapeclip[{sdk}]'")
     try:
+        # Without retries and with the digest's own limit on each request, the SDK gives up
+        # when shapeclip does, instead of asking again for an answer nobody waits for.
         if sdk == "openai":
-            return openai_chat(module.OpenAI(), model)
-        return anthropic_messages(module.Anthropic(), model)
+            return openai_chat(module.OpenAI(max_retries=0), model, timeout=timeout)
+        return anthropic_messages(module.Anthropic(max_retries=0), model, timeout=timeout)
     except Exception as exc:  # the SDK says what is missing, e.g. an API key
         parser.error(f"cannot set up the {sdk} client: {exc}")
 
@@ -130,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give a FILE or a command after --, not both")
     # A wrapped command's output is shell output unless --tool says otherwise.
     tool = args.tool if args.tool is not None or not command else "command"
-    compressor = Compressor(tool, args.budget, digest=_digest(parser, args.digest))
+    digest = _digest(parser, args.digest, args.digest_timeout)
+    compressor = Compressor(tool, args.budget, digest=digest, digest_timeout=args.digest_timeout)
     status = 0
     if command:
         status = _run(command, compressor)

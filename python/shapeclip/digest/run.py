@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import hashlib
 import inspect
 import logging
 import re
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
@@ -168,17 +170,32 @@ def ask(request: Request) -> tuple[str | None, DigestCall]:
     if hit is not None:
         return hit
     started = time.perf_counter()
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="shapeclip-digest")
     try:
-        future = pool.submit(_call_blocking, request)
-        return _judge(request, future.result(timeout=request.timeout), started)
+        return _judge(request, _in_daemon_thread(request).result(timeout=request.timeout), started)
     except concurrent.futures.TimeoutError:
         return _failed(request, started, f"timed out after {request.timeout:g} s")
     except Exception as exc:
         return _failed(request, started, f"raised {exc!r}")
-    finally:
-        # A hung call is abandoned, not awaited: the caller has its result already.
-        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _in_daemon_thread(request: Request) -> concurrent.futures.Future[object]:
+    """The digest's answer, from a daemon thread. A call that hangs is abandoned, and since
+    the interpreter joins an executor's workers at exit, only a daemon thread lets the process
+    end when the caller is done."""
+    future: concurrent.futures.Future[object] = concurrent.futures.Future()
+    # The caller's context goes along, as asyncio.to_thread would take it (tracing, for one).
+    context = contextvars.copy_context()
+
+    def work() -> None:
+        if not future.set_running_or_notify_cancel():
+            return  # the caller stopped waiting before the thread got going
+        try:
+            future.set_result(context.run(_call_blocking, request))
+        except Exception as exc:  # the caller falls back and says why
+            future.set_exception(exc)
+
+    threading.Thread(target=work, name="shapeclip-digest", daemon=True).start()
+    return future
 
 
 def _call_blocking(request: Request) -> object:
@@ -203,7 +220,7 @@ async def aask(request: Request) -> tuple[str | None, DigestCall]:
         if inspect.iscoroutinefunction(inspect.unwrap(request.digest)):
             pending = _awaited(request.digest(request.sample, request.tool_name))  # type: ignore[arg-type]
         else:
-            pending = asyncio.to_thread(_call_blocking, request)
+            pending = asyncio.wrap_future(_in_daemon_thread(request))
         raw = await asyncio.wait_for(pending, request.timeout)
     except asyncio.TimeoutError:
         return _failed(request, started, f"timed out after {request.timeout:g} s")
