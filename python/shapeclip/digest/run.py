@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from .identity import identity
 from .prompt import PROMPT_VERSION
 
 log = logging.getLogger("shapeclip.digest")
@@ -95,9 +96,13 @@ class LRU(MutableMapping[str, str]):
 DEFAULT_CACHE = LRU()
 
 
-def cache_key(digest: DigestFn, tool_name: str, sample: str) -> str:
-    identity = getattr(digest, "cache_key", None) or f"{digest.__module__}.{digest.__qualname__}"
-    parts = (PROMPT_VERSION, identity, tool_name, sample)
+def cache_key(digest: DigestFn, tool_name: str, sample: str) -> str | None:
+    """The key `digest`'s answer about `sample` is cached under, or None when `digest` cannot be
+    told apart from others (see `identity`) and its answers are not cached."""
+    who = identity(digest)
+    if who is None:
+        return None
+    parts = (PROMPT_VERSION, who, tool_name, sample)
     return hashlib.sha256("\0".join(parts).encode("utf-8", "replace")).hexdigest()
 
 
@@ -129,7 +134,7 @@ class Request:
     timeout: float
     cache: MutableMapping[str, str]
 
-    def key(self) -> str:
+    def key(self) -> str | None:
         return cache_key(self.digest, self.tool_name, self.sample)
 
 
@@ -143,7 +148,9 @@ def _judge(request: Request, raw: object, started: float) -> tuple[str | None, D
         return _failed(request, started, "empty answer")
     if len(text) > ABSURD_CHARS:
         return _failed(request, started, f"absurd answer of {len(text)} characters")
-    request.cache[request.key()] = text
+    key = request.key()
+    if key is not None:
+        request.cache[key] = text
     return text, DigestCall(len(request.sample), len(raw), usage, latency, cached=False, fell_back=False)
 
 
@@ -155,7 +162,8 @@ def _failed(request: Request, started: float, reason: str) -> tuple[None, Digest
 
 def _cached(request: Request) -> tuple[str, DigestCall] | None:
     try:
-        text = request.cache.get(request.key())
+        key = request.key()
+        text = None if key is None else request.cache.get(key)
     except Exception as exc:  # a user's mapping may fail; it must not fail the compression
         log.debug("digest cache lookup failed: %r", exc)
         return None
@@ -205,6 +213,13 @@ def _call_blocking(request: Request) -> object:
     return result
 
 
+def _is_coroutine_function(digest: DigestFn) -> bool:
+    # Decorators (the SDKs use some) hide a coroutine function from a plain check, and a
+    # callable object is one when its __call__ is.
+    target = inspect.unwrap(digest)
+    return inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(type(target).__call__)
+
+
 async def _awaited(awaitable: Awaitable[object]) -> object:
     return await awaitable
 
@@ -217,7 +232,7 @@ async def aask(request: Request) -> tuple[str | None, DigestCall]:
     started = time.perf_counter()
     try:
         pending: Awaitable[object]
-        if inspect.iscoroutinefunction(inspect.unwrap(request.digest)):
+        if _is_coroutine_function(request.digest):
             pending = _awaited(request.digest(request.sample, request.tool_name))  # type: ignore[arg-type]
         else:
             pending = asyncio.wrap_future(_in_daemon_thread(request))
