@@ -353,3 +353,39 @@ def test_issue11_partials_and_callable_objects_work_as_digests() -> None:
     # An async client belongs to the caller's loop, so acompress must not run it in another.
     awaited = AsyncAnsweringObject()
     assert awaited.loops == [asyncio.run(in_this_loop(awaited))]
+
+
+class FullCache(dict[str, str]):
+    def __setitem__(self, key: str, value: str) -> None:
+        raise OSError("disk full")
+
+
+class OddCache(dict[str, str]):
+    def get(self, key: str, default: object = None) -> Any:
+        return 42
+
+
+class UnsplittableAnswer(str):
+    def split(self, *args: Any) -> Any:
+        raise RuntimeError("broken answer")
+
+
+class AnswerWithBrokenUsage(str):
+    @property
+    def usage(self) -> Any:
+        raise RuntimeError("broken usage")
+
+
+def test_issue11_acompress_falls_back_wherever_compress_does() -> None:
+    cases = {
+        "a cache that cannot store": (lambda *_: "fine answer", FullCache(), "fine answer"),
+        "a cache that gives back no text": (lambda *_: "fine answer", OddCache(), "fine answer"),
+        "an answer whose methods raise": (lambda *_: UnsplittableAnswer("x"), {}, None),
+        "an answer whose usage raises": (lambda *_: AnswerWithBrokenUsage("x"), {}, None),
+    }
+    for name, (digest, cache, answer) in cases.items():
+        sync = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
+        run_async = asyncio.run(shapeclip.acompress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache))
+        assert digested_answer(sync.text) == answer, name
+        assert run_async.text == sync.text, name
+        assert sync.digest is not None and sync.digest.fell_back == (answer is None), name

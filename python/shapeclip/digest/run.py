@@ -139,19 +139,30 @@ class Request:
 
 
 def _judge(request: Request, raw: object, started: float) -> tuple[str | None, DigestCall]:
+    """The answer to write, if `raw` is a usable one; the cache keeps it when it can."""
     latency = time.perf_counter() - started
-    usage = getattr(raw, "usage", None)
     if not isinstance(raw, str):
         return _failed(request, started, f"answer is {type(raw).__name__}, not text")
-    text = clean(raw)
+    try:
+        usage = getattr(raw, "usage", None)
+        text, chars_out = clean(raw), len(raw)
+    except Exception as exc:  # a str subclass's own methods may fail like the digest itself
+        return _failed(request, started, f"answer could not be read: {exc!r}")
     if not text:
         return _failed(request, started, "empty answer")
     if len(text) > ABSURD_CHARS:
         return _failed(request, started, f"absurd answer of {len(text)} characters")
-    key = request.key()
-    if key is not None:
-        request.cache[key] = text
-    return text, DigestCall(len(request.sample), len(raw), usage, latency, cached=False, fell_back=False)
+    _store(request, text)
+    return text, DigestCall(len(request.sample), chars_out, usage, latency, cached=False, fell_back=False)
+
+
+def _store(request: Request, text: str) -> None:
+    try:
+        key = request.key()
+        if key is not None:
+            request.cache[key] = text
+    except Exception as exc:  # a user's mapping may fail; the answer is good all the same
+        log.debug("digest cache store failed: %r", exc)
 
 
 def _failed(request: Request, started: float, reason: str) -> tuple[None, DigestCall]:
@@ -167,7 +178,7 @@ def _cached(request: Request) -> tuple[str, DigestCall] | None:
     except Exception as exc:  # a user's mapping may fail; it must not fail the compression
         log.debug("digest cache lookup failed: %r", exc)
         return None
-    if text is None:
+    if not isinstance(text, str):
         return None
     return text, DigestCall(len(request.sample), len(text), None, 0.0, cached=True, fell_back=False)
 
@@ -179,11 +190,12 @@ def ask(request: Request) -> tuple[str | None, DigestCall]:
         return hit
     started = time.perf_counter()
     try:
-        return _judge(request, _in_daemon_thread(request).result(timeout=request.timeout), started)
+        raw = _in_daemon_thread(request).result(timeout=request.timeout)
     except concurrent.futures.TimeoutError:
         return _failed(request, started, f"timed out after {request.timeout:g} s")
     except Exception as exc:
         return _failed(request, started, f"raised {exc!r}")
+    return _judge(request, raw, started)
 
 
 def _in_daemon_thread(request: Request) -> concurrent.futures.Future[object]:
