@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 import shapeclip
 from llm_server import NORMAL, serve
@@ -91,3 +94,20 @@ def test_issue11_a_digest_server_that_never_answers_does_not_hold_up_the_cli() -
     assert done.stdout.decode() == shapeclip.compress(LOG, None, 4000, digest=lambda *_: None)
     # The SDK's own timeout (10 s) and retries would keep it waiting well past this.
     assert elapsed < 6, f"the command exited {elapsed:.1f} s after it started"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_issue11_a_command_killed_by_a_signal_exits_with_128_plus_its_number(sig: signal.Signals) -> None:
+    script = f"import os, signal\nprint('before', flush=True)\nos.kill(os.getpid(), {int(sig)})"
+    done = run("--", sys.executable, "-c", script)
+    assert done.returncode == 128 + sig, done.stderr
+    assert done.stdout.decode() == "before\n"
+
+
+def test_issue11_a_file_that_is_not_executable_exits_126_as_in_a_shell(tmp_path: Path) -> None:
+    script = tmp_path / "build.sh"
+    script.write_text("#!/bin/sh\necho built\n")
+    script.chmod(0o644)
+    done = run("--", str(script))
+    assert done.returncode == 126
+    assert f"cannot run {script}: Permission denied".encode() in done.stdout

@@ -124,17 +124,19 @@ def _stream(source: IO[bytes], compressor: Compressor) -> None:
 
 
 def _run(command: list[str], compressor: Compressor) -> int:
-    """Streams `command`'s merged output into `compressor`; its exit status, or 127 if it
-    could not start (as a shell reports a missing command)."""
+    """Streams `command`'s merged output into `compressor`; its exit status as a shell reports
+    it: 128 + N if signal N ended it, 127 if it was not found, 126 if it could not be run."""
     try:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     except OSError as exc:
         compressor.feed(f"shapeclip: cannot run {command[0]}: {exc.strerror}\n")
-        return 127
+        return 127 if isinstance(exc, FileNotFoundError) else 126
     assert process.stdout is not None
     with process.stdout:
         _stream(process.stdout, compressor)
-    return process.wait()
+    status = process.wait()
+    # Popen reports a death by signal N as -N, which sys.exit would make 256 - N.
+    return 128 - status if status < 0 else status
 
 
 def main(argv: list[str] | None = None) -> int:
