@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import array
+import fcntl
 import os
+import pty
 import signal
 import socket
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -111,3 +115,142 @@ def test_issue11_a_file_that_is_not_executable_exits_126_as_in_a_shell(tmp_path:
     done = run("--", str(script))
     assert done.returncode == 126
     assert f"cannot run {script}: Permission denied".encode() in done.stdout
+
+
+# Prints the build log, says it is ready by its pid, then waits to be stopped. Like most
+# programs (and unlike Python's default), it dies of SIGINT without a word.
+PRINTS_THEN_WAITS = """
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+for i in range(20_000):
+    print(f"[{i:05}] building target {i}")
+sys.stdout.flush()
+with open(sys.argv[1] + ".tmp", "w") as ready:
+    ready.write(str(os.getpid()))
+os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(60)
+"""
+
+
+def wait_for(path: Path) -> Path:
+    deadline = time.monotonic() + 30
+    while not path.exists():
+        assert time.monotonic() < deadline, "the command never got ready"
+        time.sleep(0.02)
+    return path
+
+
+def wait_until_read(pipe: int) -> None:
+    deadline = time.monotonic() + 30
+    unread = array.array("i", [1])
+    while unread[0]:
+        assert time.monotonic() < deadline, "the pipe was never read"
+        time.sleep(0.02)
+        fcntl.ioctl(pipe, termios.FIONREAD, unread)
+    time.sleep(0.1)  # from the kernel's copy to the reader's hands
+
+
+def is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_issue11_a_signal_stops_the_command_and_what_it_printed_is_still_compressed(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    ready = tmp_path / "ready"
+    command = [sys.executable, "-m", "shapeclip.cli", "--budget", "500", "--"]
+    cli = subprocess.Popen(
+        [*command, sys.executable, "-c", PRINTS_THEN_WAITS, str(ready)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    child = None
+    try:
+        child = int(wait_for(ready).read_text())
+        cli.send_signal(sig)
+        out, err = cli.communicate(timeout=30)
+        assert not is_running(child), "the command was left running"
+    finally:
+        cli.kill()
+        if child is not None and is_running(child):
+            os.kill(child, signal.SIGKILL)
+    assert cli.returncode == 128 + sig, err.decode()
+    assert err == b""
+    assert out.decode() == shapeclip.compress(LOG, "command", 500)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_issue11_a_signal_while_reading_a_pipe_prints_what_was_read(sig: signal.Signals) -> None:
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "shapeclip.cli", "--budget", "500"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert cli.stdin is not None and cli.stdout is not None
+    try:
+        cli.stdin.write(LOG.encode())
+        cli.stdin.flush()
+        # The pipe stays open, as a writer that has gone quiet leaves it, and is read empty.
+        wait_until_read(cli.stdin.fileno())
+        cli.send_signal(sig)
+        cli.wait(timeout=30)
+        out = cli.stdout.read()
+        err = cli.stderr.read() if cli.stderr else b""
+    finally:
+        cli.kill()
+        cli.stdin.close()
+    assert cli.returncode == 128 + sig, err.decode()
+    assert err == b""
+    assert out.decode() == shapeclip.compress(LOG, None, 500)
+
+
+# Counts the SIGINTs it gets in the half second after the first, then exits 3. The wakeup fd
+# takes a byte for each delivery, even for two that Python's handler would see as one; a
+# second SIGINT that comes while the first is still pending is merged by the kernel, so a
+# forwarded one shows often, not always.
+COUNTS_INTERRUPTS = """
+import os, select, signal, sys, time
+deliveries, wakeup = os.pipe()
+os.set_blocking(wakeup, False)
+signal.set_wakeup_fd(wakeup)
+signal.signal(signal.SIGINT, lambda *_: None)
+open(sys.argv[1], "w").close()
+os.read(deliveries, 1)
+time.sleep(0.5)
+more = os.read(deliveries, 100) if select.select([deliveries], [], [], 0)[0] else b""
+print(f"{1 + len(more)} SIGINT")
+sys.exit(3)
+"""
+
+
+def test_a_ctrl_c_at_the_terminal_reaches_the_command_once(tmp_path: Path) -> None:
+    ready = tmp_path / "ready"
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: shapeclip in the foreground of a terminal of its own
+        command = [sys.executable, "-m", "shapeclip.cli", "--", sys.executable, "-c", COUNTS_INTERRUPTS, str(ready)]
+        os.execv(sys.executable, command)
+    try:
+        wait_for(ready)
+        os.write(terminal, b"\x03")  # what Ctrl-C types
+        shown = b""
+        while chunk := _read_terminal(terminal):
+            shown += chunk
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(terminal)
+    assert b"1 SIGINT" in shown, shown
+    assert os.waitstatus_to_exitcode(status) == 3
+
+
+def _read_terminal(terminal: int) -> bytes:
+    try:
+        return os.read(terminal, 4096)
+    except OSError:  # Linux says EIO once the other side has closed
+        return b""

@@ -12,15 +12,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
-import subprocess
 import sys
-from typing import IO
 
 from . import __version__
 from .api import DEFAULT_BUDGET, Compressor, backend
+from .cli_input import Interrupts, read_to_end, run_command
 from .digest import DEFAULT_TIMEOUT, DigestFn, anthropic_messages, openai_chat
-
-CHUNK_BYTES = 1 << 20
 
 EPILOG = """\
 Run a command and compress what it prints:  shapeclip --budget 4000 -- make -k test
@@ -40,6 +37,12 @@ With --digest openai:MODEL or anthropic:MODEL, a fast model writes what the omit
 holds into the marker. The SDK is configured from its usual environment variables
 (OPENAI_API_KEY and OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL), so any
 OpenAI-compatible server works. If the model fails, the plain marker is printed.
+
+A wrapped command's exit status is shapeclip's: 128 + N if signal N ended it, as in a shell,
+127 if it was not found and 126 if it could not be run. SIGINT and SIGTERM are passed on to
+the command (a Ctrl-C at the terminal reaches it directly), and what it printed until it
+stopped is compressed and printed all the same. Reading a file or a pipe, a signal ends the
+reading; what was read is printed, and the exit status is 128 + N.
 """
 
 
@@ -118,27 +121,6 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeo
         parser.error(f"cannot set up the {sdk} client: {exc}")
 
 
-def _stream(source: IO[bytes], compressor: Compressor) -> None:
-    while chunk := source.read(CHUNK_BYTES):
-        compressor.feed(chunk)
-
-
-def _run(command: list[str], compressor: Compressor) -> int:
-    """Streams `command`'s merged output into `compressor`; its exit status as a shell reports
-    it: 128 + N if signal N ended it, 127 if it was not found, 126 if it could not be run."""
-    try:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    except OSError as exc:
-        compressor.feed(f"shapeclip: cannot run {command[0]}: {exc.strerror}\n")
-        return 127 if isinstance(exc, FileNotFoundError) else 126
-    assert process.stdout is not None
-    with process.stdout:
-        _stream(process.stdout, compressor)
-    status = process.wait()
-    # Popen reports a death by signal N as -N, which sys.exit would make 256 - N.
-    return 128 - status if status < 0 else status
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # Everything after the first `--` is a command to run, not options of ours.
@@ -154,20 +136,28 @@ def main(argv: list[str] | None = None) -> int:
     tool = args.tool if args.tool is not None or not command else "command"
     digest = _digest(parser, args.digest, args.digest_timeout)
     compressor = Compressor(tool, args.budget, digest=digest, digest_timeout=args.digest_timeout)
-    status = 0
-    if command:
-        status = _run(command, compressor)
-    elif args.file == "-":
-        _stream(sys.stdin.buffer, compressor)
-    else:
-        try:
-            with open(args.file, "rb") as source:
-                _stream(source, compressor)
-        except OSError as exc:
-            parser.error(f"cannot read {args.file}: {exc.strerror}")
-    sys.stdout.buffer.write(compressor.finish().encode("utf-8"))
+    with Interrupts() as interrupts:
+        if command:
+            status = run_command(command, compressor, interrupts)
+        else:
+            _read_input(parser, args.file, compressor, interrupts)
+            # Stopped by a signal, shapeclip says so as a shell would of a command.
+            status = 0 if interrupts.received is None else 128 + interrupts.received
+        text = compressor.finish()
+    sys.stdout.buffer.write(text.encode("utf-8"))
     sys.stdout.buffer.flush()
     return status
+
+
+def _read_input(parser: argparse.ArgumentParser, file: str, compressor: Compressor, interrupts: Interrupts) -> None:
+    if file == "-":
+        read_to_end(sys.stdin.fileno(), compressor, interrupts)
+        return
+    try:
+        with open(file, "rb") as source:
+            read_to_end(source.fileno(), compressor, interrupts)
+    except OSError as exc:
+        parser.error(f"cannot read {file}: {exc.strerror}")
 
 
 if __name__ == "__main__":
