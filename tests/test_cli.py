@@ -23,7 +23,7 @@ LOG = "".join(f"[{i:05}] building target {i}\n" for i in range(20_000))
 
 
 def run(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
-    command = [sys.executable, "-m", "shapeclip.cli", *args]
+    command = [sys.executable, "-m", "shapeclip", *args]
     environment = None if env is None else {**os.environ, **env}
     return subprocess.run(command, input=stdin, capture_output=True, env=environment, timeout=60)
 
@@ -163,7 +163,7 @@ def test_issue11_a_signal_stops_the_command_and_what_it_printed_is_still_compres
     tmp_path: Path, sig: signal.Signals
 ) -> None:
     ready = tmp_path / "ready"
-    command = [sys.executable, "-m", "shapeclip.cli", "--budget", "500", "--"]
+    command = [sys.executable, "-m", "shapeclip", "--budget", "500", "--"]
     cli = subprocess.Popen(
         [*command, sys.executable, "-c", PRINTS_THEN_WAITS, str(ready)],
         stdin=subprocess.DEVNULL,
@@ -188,7 +188,7 @@ def test_issue11_a_signal_stops_the_command_and_what_it_printed_is_still_compres
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_issue11_a_signal_while_reading_a_pipe_prints_what_was_read(sig: signal.Signals) -> None:
     cli = subprocess.Popen(
-        [sys.executable, "-m", "shapeclip.cli", "--budget", "500"],
+        [sys.executable, "-m", "shapeclip", "--budget", "500"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -234,7 +234,7 @@ def test_a_ctrl_c_at_the_terminal_reaches_the_command_once(tmp_path: Path) -> No
     ready = tmp_path / "ready"
     pid, terminal = pty.fork()
     if pid == 0:  # the child: shapeclip in the foreground of a terminal of its own
-        command = [sys.executable, "-m", "shapeclip.cli", "--", sys.executable, "-c", COUNTS_INTERRUPTS, str(ready)]
+        command = [sys.executable, "-m", "shapeclip", "--", sys.executable, "-c", COUNTS_INTERRUPTS, str(ready)]
         os.execv(sys.executable, command)
     try:
         wait_for(ready)
@@ -254,3 +254,12 @@ def _read_terminal(terminal: int) -> bytes:
         return os.read(terminal, 4096)
     except OSError:  # Linux says EIO once the other side has closed
         return b""
+
+
+def test_python_dash_m_shapeclip_is_the_shapeclip_command() -> None:
+    installed = Path(sys.executable).with_name("shapeclip")
+    for args in (["--budget", "500"], ["--help"]):
+        as_module = subprocess.run([sys.executable, "-m", "shapeclip", *args], input=LOG.encode(), capture_output=True)
+        as_command = subprocess.run([str(installed), *args], input=LOG.encode(), capture_output=True)
+        assert as_module.returncode == as_command.returncode == 0, as_module.stderr
+        assert as_module.stdout == as_command.stdout
