@@ -6,6 +6,7 @@ import array
 import fcntl
 import os
 import pty
+import re
 import signal
 import socket
 import subprocess
@@ -263,3 +264,11 @@ def test_python_dash_m_shapeclip_is_the_shapeclip_command() -> None:
         as_command = subprocess.run([str(installed), *args], input=LOG.encode(), capture_output=True)
         assert as_module.returncode == as_command.returncode == 0, as_module.stderr
         assert as_module.stdout == as_command.stdout
+
+
+def test_help_shows_the_command_form_and_the_tool_kinds() -> None:
+    help_text = run("--help").stdout.decode()
+    assert "shapeclip [options] -- COMMAND [ARG ...]" in help_text
+    for kind, example in (("shell", "bash"), ("file_read", "read_file"), ("search", "grep"), ("web", "web_fetch")):
+        assert re.search(rf"^ +{kind} +.*\b{example}\b", help_text, re.M), kind
+    assert re.search(r"^ +other +any other", help_text, re.M)

@@ -13,11 +13,13 @@ import argparse
 import importlib
 import math
 import sys
+import textwrap
 
 from . import __version__
 from .api import DEFAULT_BUDGET, Compressor, backend
 from .cli_input import Interrupts, read_to_end, run_command
 from .digest import DEFAULT_TIMEOUT, DigestFn, anthropic_messages, openai_chat
+from .profiles import DEFAULT, TOOL_PROFILES
 
 EPILOG = """\
 Run a command and compress what it prints:  shapeclip --budget 4000 -- make -k test
@@ -33,6 +35,9 @@ token figure is characters / 4, rounded up. The hint depends on the tool kind (-
 shell commands get a sed range, file reads an offset and limit, searches a narrower search.
 Output that fits the budget is printed unchanged.
 
+Tool kinds, by --tool name (any case); a command after -- is shell output:
+{kinds}
+
 With --digest openai:MODEL or anthropic:MODEL, a fast model writes what the omitted part
 holds into the marker. The SDK is configured from its usual environment variables
 (OPENAI_API_KEY and OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL), so any
@@ -44,6 +49,17 @@ the command (a Ctrl-C at the terminal reaches it directly), and what it printed 
 stopped is compressed and printed all the same. Reading a file or a pipe, a signal ends the
 reading; what was read is printed, and the exit status is 128 + N.
 """
+
+
+def _tool_kinds() -> str:
+    names: dict[str, list[str]] = {}
+    for name, profile in TOOL_PROFILES.items():
+        names.setdefault(profile.kind, []).append(name)
+    rows = [(kind, ", ".join(tools)) for kind, tools in names.items()]
+    rows.append((DEFAULT.kind, "any other name"))
+    return "\n".join(
+        textwrap.fill(tools, 92, initial_indent=f"  {kind:<11}", subsequent_indent=" " * 13) for kind, tools in rows
+    )
 
 
 def _positive_int(value: str) -> int:
@@ -59,12 +75,17 @@ def _positive_int(value: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shapeclip",
+        usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
-        epilog=EPILOG,
+        epilog=EPILOG.format(kinds=_tool_kinds()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", nargs="?", default="-", help="file to read; - or nothing reads standard input")
-    parser.add_argument("--tool", default=None, help="the tool that produced the output (e.g. bash, grep, read_file)")
+    parser.add_argument(
+        "file", metavar="FILE", nargs="?", default="-", help="file to read; - or nothing reads standard input"
+    )
+    parser.add_argument(
+        "--tool", default=None, help="the tool that produced the output (e.g. bash, grep, read_file; kinds below)"
+    )
     parser.add_argument(
         "--budget", type=_positive_int, default=DEFAULT_BUDGET, help=f"characters at most (default {DEFAULT_BUDGET})"
     )
