@@ -272,3 +272,20 @@ def test_help_shows_the_command_form_and_the_tool_kinds() -> None:
     for kind, example in (("shell", "bash"), ("file_read", "read_file"), ("search", "grep"), ("web", "web_fetch")):
         assert re.search(rf"^ +{kind} +.*\b{example}\b", help_text, re.M), kind
     assert re.search(r"^ +other +any other", help_text, re.M)
+
+
+def test_a_terminal_on_stdin_and_no_file_says_what_is_expected() -> None:
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "shapeclip"], stdin=terminal, capture_output=True, timeout=30)
+        assert done.returncode == 2 and done.stdout == b""
+        assert b"standard input is a terminal" in done.stderr and b"-- COMMAND" in done.stderr
+        # Asked for in so many words, the terminal is read.
+        os.write(controller, b"typed\n\x04")
+        typed = subprocess.run(
+            [sys.executable, "-m", "shapeclip", "-"], stdin=terminal, capture_output=True, timeout=30
+        )
+        assert typed.returncode == 0 and typed.stdout == b"typed\n"
+    finally:
+        os.close(controller)
+        os.close(terminal)

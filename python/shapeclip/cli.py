@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import os
 import sys
 import textwrap
 
@@ -81,7 +82,11 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "file", metavar="FILE", nargs="?", default="-", help="file to read; - or nothing reads standard input"
+        "file",
+        metavar="FILE",
+        nargs="?",
+        default=None,
+        help="file to read; - reads standard input, as does nothing unless it is a terminal",
     )
     parser.add_argument(
         "--tool", default=None, help="the tool that produced the output (e.g. bash, grep, read_file; kinds below)"
@@ -151,8 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(own)
     if "--" in argv and not command:
         parser.error("-- must be followed by a command to run")
-    if command and args.file != "-":
+    if command and args.file is not None:
         parser.error("give a FILE or a command after --, not both")
+    if not command and args.file is None and os.isatty(0):
+        # Nothing was asked for; waiting silently on a terminal looks like a hang.
+        parser.error(
+            "standard input is a terminal: give a FILE, pipe the output in, or run a command after "
+            "-- COMMAND (or give - to type the input, ending it with Ctrl-D)"
+        )
     # A wrapped command's output is shell output unless --tool says otherwise.
     tool = args.tool if args.tool is not None or not command else "command"
     digest = _digest(parser, args.digest, args.digest_timeout)
@@ -161,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         if command:
             status = run_command(command, compressor, interrupts)
         else:
-            _read_input(parser, args.file, compressor, interrupts)
+            _read_input(parser, "-" if args.file is None else args.file, compressor, interrupts)
             # Stopped by a signal, shapeclip says so as a shell would of a command.
             status = 0 if interrupts.received is None else 128 + interrupts.received
         text = compressor.finish()
