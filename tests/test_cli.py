@@ -87,7 +87,7 @@ def test_a_wrapped_command_is_run_compressed_and_its_status_kept() -> None:
     assert run("--budget", "9", "--").returncode == 2
 
 
-def test_issue11_a_digest_server_that_never_answers_does_not_hold_up_the_cli() -> None:
+def test_issue_11_6_a_digest_server_that_never_answers_does_not_hold_up_the_cli() -> None:
     # A socket that listens but never accepts: the SDK connects and waits for an answer forever.
     with socket.create_server(("127.0.0.1", 0)) as silent:
         host, port = silent.getsockname()
@@ -102,14 +102,14 @@ def test_issue11_a_digest_server_that_never_answers_does_not_hold_up_the_cli() -
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
-def test_issue11_a_command_killed_by_a_signal_exits_with_128_plus_its_number(sig: signal.Signals) -> None:
+def test_issue_11_10_a_command_killed_by_a_signal_exits_with_128_plus_its_number(sig: signal.Signals) -> None:
     script = f"import os, signal\nprint('before', flush=True)\nos.kill(os.getpid(), {int(sig)})"
     done = run("--", sys.executable, "-c", script)
     assert done.returncode == 128 + sig, done.stderr
     assert done.stdout.decode() == "before\n"
 
 
-def test_issue11_a_file_that_is_not_executable_exits_126_as_in_a_shell(tmp_path: Path) -> None:
+def test_issue_11_10_a_file_that_is_not_executable_exits_126_as_in_a_shell(tmp_path: Path) -> None:
     script = tmp_path / "build.sh"
     script.write_text("#!/bin/sh\necho built\n")
     script.chmod(0o644)
@@ -160,7 +160,7 @@ def is_running(pid: int) -> bool:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_issue11_a_signal_stops_the_command_and_what_it_printed_is_still_compressed(
+def test_issue_11_11_a_signal_stops_the_command_and_what_it_printed_is_still_compressed(
     tmp_path: Path, sig: signal.Signals
 ) -> None:
     ready = tmp_path / "ready"
@@ -187,7 +187,7 @@ def test_issue11_a_signal_stops_the_command_and_what_it_printed_is_still_compres
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_issue11_a_signal_while_reading_a_pipe_prints_what_was_read(sig: signal.Signals) -> None:
+def test_issue_11_11_a_signal_while_reading_a_pipe_prints_what_was_read(sig: signal.Signals) -> None:
     cli = subprocess.Popen(
         [sys.executable, "-m", "shapeclip", "--budget", "500"],
         stdin=subprocess.PIPE,

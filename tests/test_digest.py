@@ -235,7 +235,7 @@ print("plain" if "Digest" not in out else "digested")
     ],
     ids=["compress, sync digest", "compress, async digest", "acompress, sync digest", "acompress, async digest"],
 )
-def test_issue11_a_hanging_digest_does_not_hold_up_process_exit(call: str) -> None:
+def test_issue_11_6_a_hanging_digest_does_not_hold_up_process_exit(call: str) -> None:
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", HANGING % call], capture_output=True, timeout=60)
     elapsed = time.perf_counter() - started
@@ -250,7 +250,7 @@ def digested_answer(text: str) -> str | None:
     return None if found is None else found.group(1)
 
 
-def test_issue11_callables_of_one_qualified_name_do_not_share_cached_answers() -> None:
+def test_issue_11_7_callables_of_one_qualified_name_do_not_share_cached_answers() -> None:
     def answering(word: str) -> Any:
         def digest(omitted: str, tool: str) -> str:
             return word
@@ -325,7 +325,7 @@ async def aanswer_with(prefix: str, omitted: str, tool: str) -> str:
     return f"{prefix} for {tool}"
 
 
-def test_issue11_partials_and_callable_objects_work_as_digests() -> None:
+def test_issue_11_8_partials_and_callable_objects_work_as_digests() -> None:
     sync_digests = {
         "object answer": AnsweringObject(),
         "partial answer": functools.partial(answer_with, "partial answer"),
@@ -376,7 +376,7 @@ class AnswerWithBrokenUsage(str):
         raise RuntimeError("broken usage")
 
 
-def test_issue11_acompress_falls_back_wherever_compress_does() -> None:
+def test_issue_11_9_acompress_falls_back_wherever_compress_does() -> None:
     cases = {
         "a cache that cannot store": (lambda *_: "fine answer", FullCache(), "fine answer"),
         "a cache that gives back no text": (lambda *_: "fine answer", OddCache(), "fine answer"),

@@ -116,7 +116,7 @@ def test_a_multi_megabyte_output_is_the_same_on_one_core_and_two(backend: str, t
 
 
 @pytest.mark.parametrize("budget", [4, 6, 7, 10**6])
-def test_issue11_lone_surrogates_become_u_fffd_on_every_path_even_when_the_text_fits(backend: str, budget: int) -> None:
+def test_issue_11_12_lone_surrogates_become_u_fffd_on_every_path_fitting_or_not(backend: str, budget: int) -> None:
     text = "a\ud800b\n\udfffc\ud83d"
     replaced = "a\ufffdb\n\ufffdc\ufffd"
     expected = shapeclip.compress(replaced, None, budget)
