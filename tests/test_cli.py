@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import array
+import fcntl
 import os
+import pty
+import re
+import signal
+import socket
 import subprocess
 import sys
+import termios
+import time
 from pathlib import Path
+
+import pytest
 
 import shapeclip
 from llm_server import NORMAL, serve
@@ -14,8 +24,9 @@ LOG = "".join(f"[{i:05}] building target {i}\n" for i in range(20_000))
 
 
 def run(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
-    command = [sys.executable, "-m", "shapeclip.cli", *args]
-    return subprocess.run(command, input=stdin, capture_output=True, env=None if env is None else {**os.environ, **env})
+    command = [sys.executable, "-m", "shapeclip", *args]
+    environment = None if env is None else {**os.environ, **env}
+    return subprocess.run(command, input=stdin, capture_output=True, env=environment, timeout=60)
 
 
 def test_file_is_compressed_like_the_library_does(tmp_path: Path) -> None:
@@ -74,3 +85,207 @@ def test_a_wrapped_command_is_run_compressed_and_its_status_kept() -> None:
     missing = run("--", "no-such-program-here")
     assert missing.returncode == 127 and b"cannot run no-such-program-here" in missing.stdout
     assert run("--budget", "9", "--").returncode == 2
+
+
+def test_issue_11_6_a_digest_server_that_never_answers_does_not_hold_up_the_cli() -> None:
+    # A socket that listens but never accepts: the SDK connects and waits for an answer forever.
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        host, port = silent.getsockname()
+        env = {"OPENAI_API_KEY": "test", "OPENAI_BASE_URL": f"http://{host}:{port}/v1"}
+        started = time.perf_counter()
+        done = run("--budget", "4000", "--digest", "openai:m", "--digest-timeout", "0.3", stdin=LOG.encode(), env=env)
+        elapsed = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == shapeclip.compress(LOG, None, 4000, digest=lambda *_: None)
+    # The SDK's own timeout (10 s) and retries would keep it waiting well past this.
+    assert elapsed < 6, f"the command exited {elapsed:.1f} s after it started"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_issue_11_10_a_command_killed_by_a_signal_exits_with_128_plus_its_number(sig: signal.Signals) -> None:
+    script = f"import os, signal\nprint('before', flush=True)\nos.kill(os.getpid(), {int(sig)})"
+    done = run("--", sys.executable, "-c", script)
+    assert done.returncode == 128 + sig, done.stderr
+    assert done.stdout.decode() == "before\n"
+
+
+def test_issue_11_10_a_file_that_is_not_executable_exits_126_as_in_a_shell(tmp_path: Path) -> None:
+    script = tmp_path / "build.sh"
+    script.write_text("#!/bin/sh\necho built\n")
+    script.chmod(0o644)
+    done = run("--", str(script))
+    assert done.returncode == 126
+    assert f"cannot run {script}: Permission denied".encode() in done.stdout
+
+
+# Prints the build log, says it is ready by its pid, then waits to be stopped. Like most
+# programs (and unlike Python's default), it dies of SIGINT without a word.
+PRINTS_THEN_WAITS = """
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+for i in range(20_000):
+    print(f"[{i:05}] building target {i}")
+sys.stdout.flush()
+with open(sys.argv[1] + ".tmp", "w") as ready:
+    ready.write(str(os.getpid()))
+os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(60)
+"""
+
+
+def wait_for(path: Path) -> Path:
+    deadline = time.monotonic() + 30
+    while not path.exists():
+        assert time.monotonic() < deadline, "the command never got ready"
+        time.sleep(0.02)
+    return path
+
+
+def wait_until_read(pipe: int) -> None:
+    deadline = time.monotonic() + 30
+    unread = array.array("i", [1])
+    while unread[0]:
+        assert time.monotonic() < deadline, "the pipe was never read"
+        time.sleep(0.02)
+        fcntl.ioctl(pipe, termios.FIONREAD, unread)
+    time.sleep(0.1)  # from the kernel's copy to the reader's hands
+
+
+def is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_issue_11_11_a_signal_stops_the_command_and_what_it_printed_is_still_compressed(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    ready = tmp_path / "ready"
+    command = [sys.executable, "-m", "shapeclip", "--budget", "500", "--"]
+    cli = subprocess.Popen(
+        [*command, sys.executable, "-c", PRINTS_THEN_WAITS, str(ready)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    child = None
+    try:
+        child = int(wait_for(ready).read_text())
+        cli.send_signal(sig)
+        out, err = cli.communicate(timeout=30)
+        assert not is_running(child), "the command was left running"
+    finally:
+        cli.kill()
+        if child is not None and is_running(child):
+            os.kill(child, signal.SIGKILL)
+    assert cli.returncode == 128 + sig, err.decode()
+    assert err == b""
+    assert out.decode() == shapeclip.compress(LOG, "command", 500)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_issue_11_11_a_signal_while_reading_a_pipe_prints_what_was_read(sig: signal.Signals) -> None:
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "shapeclip", "--budget", "500"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert cli.stdin is not None and cli.stdout is not None
+    try:
+        cli.stdin.write(LOG.encode())
+        cli.stdin.flush()
+        # The pipe stays open, as a writer that has gone quiet leaves it, and is read empty.
+        wait_until_read(cli.stdin.fileno())
+        cli.send_signal(sig)
+        cli.wait(timeout=30)
+        out = cli.stdout.read()
+        err = cli.stderr.read() if cli.stderr else b""
+    finally:
+        cli.kill()
+        cli.stdin.close()
+    assert cli.returncode == 128 + sig, err.decode()
+    assert err == b""
+    assert out.decode() == shapeclip.compress(LOG, None, 500)
+
+
+# Counts the SIGINTs it gets in the half second after the first, then exits 3. The wakeup fd
+# takes a byte for each delivery, even for two that Python's handler would see as one; a
+# second SIGINT that comes while the first is still pending is merged by the kernel, so a
+# forwarded one shows often, not always.
+COUNTS_INTERRUPTS = """
+import os, select, signal, sys, time
+deliveries, wakeup = os.pipe()
+os.set_blocking(wakeup, False)
+signal.set_wakeup_fd(wakeup)
+signal.signal(signal.SIGINT, lambda *_: None)
+open(sys.argv[1], "w").close()
+os.read(deliveries, 1)
+time.sleep(0.5)
+more = os.read(deliveries, 100) if select.select([deliveries], [], [], 0)[0] else b""
+print(f"{1 + len(more)} SIGINT")
+sys.exit(3)
+"""
+
+
+def test_a_ctrl_c_at_the_terminal_reaches_the_command_once(tmp_path: Path) -> None:
+    ready = tmp_path / "ready"
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: shapeclip in the foreground of a terminal of its own
+        command = [sys.executable, "-m", "shapeclip", "--", sys.executable, "-c", COUNTS_INTERRUPTS, str(ready)]
+        os.execv(sys.executable, command)
+    try:
+        wait_for(ready)
+        os.write(terminal, b"\x03")  # what Ctrl-C types
+        shown = b""
+        while chunk := _read_terminal(terminal):
+            shown += chunk
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(terminal)
+    assert b"1 SIGINT" in shown, shown
+    assert os.waitstatus_to_exitcode(status) == 3
+
+
+def _read_terminal(terminal: int) -> bytes:
+    try:
+        return os.read(terminal, 4096)
+    except OSError:  # Linux says EIO once the other side has closed
+        return b""
+
+
+def test_python_dash_m_shapeclip_is_the_shapeclip_command() -> None:
+    installed = Path(sys.executable).with_name("shapeclip")
+    for args in (["--budget", "500"], ["--help"]):
+        as_module = subprocess.run([sys.executable, "-m", "shapeclip", *args], input=LOG.encode(), capture_output=True)
+        as_command = subprocess.run([str(installed), *args], input=LOG.encode(), capture_output=True)
+        assert as_module.returncode == as_command.returncode == 0, as_module.stderr
+        assert as_module.stdout == as_command.stdout
+
+
+def test_help_shows_the_command_form_and_the_tool_kinds() -> None:
+    help_text = run("--help").stdout.decode()
+    assert "shapeclip [options] -- COMMAND [ARG ...]" in help_text
+    for kind, example in (("shell", "bash"), ("file_read", "read_file"), ("search", "grep"), ("web", "web_fetch")):
+        assert re.search(rf"^ +{kind} +.*\b{example}\b", help_text, re.M), kind
+    assert re.search(r"^ +other +any other", help_text, re.M)
+
+
+def test_a_terminal_on_stdin_and_no_file_says_what_is_expected() -> None:
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "shapeclip"], stdin=terminal, capture_output=True, timeout=30)
+        assert done.returncode == 2 and done.stdout == b""
+        assert b"standard input is a terminal" in done.stderr and b"-- COMMAND" in done.stderr
+        # Asked for in so many words, the terminal is read.
+        os.write(controller, b"typed\n\x04")
+        typed = subprocess.run(
+            [sys.executable, "-m", "shapeclip", "-"], stdin=terminal, capture_output=True, timeout=30
+        )
+        assert typed.returncode == 0 and typed.stdout == b"typed\n"
+    finally:
+        os.close(controller)
+        os.close(terminal)

@@ -5,7 +5,10 @@ the budget, cached, and degrading to the plain marker on every failure. Driven t
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -204,3 +207,185 @@ def test_acompress_runs_a_sync_digest_and_streams_take_digests_too() -> None:
     streamed = asyncio.run(compressor.afinish())
     assert f"{LEAD}async answer for bash]" in streamed
     assert streamed == asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=answer, digest_cache={}))
+
+
+# A digest that sleeps 10 s under a 0.3 s timeout; the script prints whether the marker stayed plain.
+HANGING = """
+import asyncio, time, shapeclip
+LOG = "".join(f"line {i} of the build\\n" for i in range(5000))
+def sleeper(omitted, tool):
+    time.sleep(10)
+    return "too late"
+async def asleeper(omitted, tool):
+    await asyncio.sleep(10)
+    return "too late"
+options = dict(digest_timeout=0.3, digest_cache={})
+out = %s
+print("plain" if "Digest" not in out else "digested")
+"""
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "shapeclip.compress(LOG, 'bash', 4000, digest=sleeper, **options)",
+        "shapeclip.compress(LOG, 'bash', 4000, digest=asleeper, **options)",
+        "asyncio.run(shapeclip.acompress(LOG, 'bash', 4000, digest=sleeper, **options))",
+        "asyncio.run(shapeclip.acompress(LOG, 'bash', 4000, digest=asleeper, **options))",
+    ],
+    ids=["compress, sync digest", "compress, async digest", "acompress, sync digest", "acompress, async digest"],
+)
+def test_issue_11_6_a_hanging_digest_does_not_hold_up_process_exit(call: str) -> None:
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", HANGING % call], capture_output=True, timeout=60)
+    elapsed = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().strip() == "plain"
+    # The digest sleeps 10 s; a process that waited for it would take at least that long.
+    assert elapsed < 5, f"the process exited {elapsed:.1f} s after it started"
+
+
+def digested_answer(text: str) -> str | None:
+    found = DIGESTED.search(text)
+    return None if found is None else found.group(1)
+
+
+def test_issue_11_7_callables_of_one_qualified_name_do_not_share_cached_answers() -> None:
+    def answering(word: str) -> Any:
+        def digest(omitted: str, tool: str) -> str:
+            return word
+
+        return digest
+
+    cache = LRU()
+    closures = [answering("alpha"), answering("beta")]
+    lambdas = [lambda *_: "gamma", lambda *_: "delta"]
+    for digest, word in zip([*closures, *lambdas], ["alpha", "beta", "gamma", "delta"], strict=True):
+        assert digested_answer(shapeclip.compress(LOG, "bash", 4000, digest=digest, digest_cache=cache)) == word
+    again = shapeclip.compress_detailed(LOG, "bash", 4000, digest=closures[0], digest_cache=cache)
+    assert again.digest is not None and again.digest.cached and digested_answer(again.text) == "alpha"
+    # One after another, each dropped before the next is made, so that ids are reused.
+    for word in ("one", "two", "three", "four"):
+        assert (
+            digested_answer(shapeclip.compress(LOG, "bash", 4000, digest=answering(word), digest_cache=cache)) == word
+        )
+
+
+class Summariser:
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def summarise(self, omitted: str, tool: str) -> str:
+        self.asked += 1
+        return f"answer {self.asked}"
+
+
+class SlottedSummariser:
+    # No __weakref__ slot: such an object cannot be tracked, so nothing tells it from a later one.
+    __slots__ = ("asked",)
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def __call__(self, omitted: str, tool: str) -> str:
+        self.asked += 1
+        return f"answer {self.asked}"
+
+
+def test_a_bound_method_is_one_digest_and_an_untrackable_one_is_never_cached() -> None:
+    cache = LRU()
+    first, second = Summariser(), Summariser()
+    for digest in (first.summarise, first.summarise, second.summarise):
+        assert digested_answer(shapeclip.compress(LOG, "bash", 4000, digest=digest, digest_cache=cache)) == "answer 1"
+    slotted = SlottedSummariser()
+    for asked in (1, 2):
+        out = shapeclip.compress(LOG, "bash", 4000, digest=slotted, digest_cache=cache)
+        assert digested_answer(out) == f"answer {asked}" and len(cache) == 2
+
+
+class AnsweringObject:
+    def __call__(self, omitted: str, tool: str) -> str:
+        return f"object answer for {tool}"
+
+
+class AsyncAnsweringObject:
+    def __init__(self) -> None:
+        self.loops: list[asyncio.AbstractEventLoop] = []
+
+    async def __call__(self, omitted: str, tool: str) -> str:
+        self.loops.append(asyncio.get_running_loop())
+        return f"async object answer for {tool}"
+
+
+def answer_with(prefix: str, omitted: str, tool: str) -> str:
+    return f"{prefix} for {tool}"
+
+
+async def aanswer_with(prefix: str, omitted: str, tool: str) -> str:
+    return f"{prefix} for {tool}"
+
+
+def test_issue_11_8_partials_and_callable_objects_work_as_digests() -> None:
+    sync_digests = {
+        "object answer": AnsweringObject(),
+        "partial answer": functools.partial(answer_with, "partial answer"),
+    }
+    for expected, digest in sync_digests.items():
+        cache = LRU()
+        result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
+        assert digested_answer(result.text) == f"{expected} for bash", result.digest
+        again = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
+        assert again.digest is not None and again.digest.cached and again.text == result.text
+        assert asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=digest, digest_cache={})) == result.text
+    async_digests = {
+        "async object answer": AsyncAnsweringObject(),
+        "async partial answer": functools.partial(aanswer_with, "async partial answer"),
+    }
+    for expected, digest in async_digests.items():
+        out = asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=digest, digest_cache={}))
+        assert digested_answer(out) == f"{expected} for bash"
+        assert shapeclip.compress(LOG, "bash", 4000, digest=digest, digest_cache={}) == out
+
+    async def in_this_loop(digest: AsyncAnsweringObject) -> asyncio.AbstractEventLoop:
+        await shapeclip.acompress(LOG, "bash", 4000, digest=digest, digest_cache={})
+        return asyncio.get_running_loop()
+
+    # An async client belongs to the caller's loop, so acompress must not run it in another.
+    awaited = AsyncAnsweringObject()
+    assert awaited.loops == [asyncio.run(in_this_loop(awaited))]
+
+
+class FullCache(dict[str, str]):
+    def __setitem__(self, key: str, value: str) -> None:
+        raise OSError("disk full")
+
+
+class OddCache(dict[str, str]):
+    def get(self, key: str, default: object = None) -> Any:
+        return 42
+
+
+class UnsplittableAnswer(str):
+    def split(self, *args: Any) -> Any:
+        raise RuntimeError("broken answer")
+
+
+class AnswerWithBrokenUsage(str):
+    @property
+    def usage(self) -> Any:
+        raise RuntimeError("broken usage")
+
+
+def test_issue_11_9_acompress_falls_back_wherever_compress_does() -> None:
+    cases = {
+        "a cache that cannot store": (lambda *_: "fine answer", FullCache(), "fine answer"),
+        "a cache that gives back no text": (lambda *_: "fine answer", OddCache(), "fine answer"),
+        "an answer whose methods raise": (lambda *_: UnsplittableAnswer("x"), {}, None),
+        "an answer whose usage raises": (lambda *_: AnswerWithBrokenUsage("x"), {}, None),
+    }
+    for name, (digest, cache, answer) in cases.items():
+        sync = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
+        run_async = asyncio.run(shapeclip.acompress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache))
+        assert digested_answer(sync.text) == answer, name
+        assert run_async.text == sync.text, name
+        assert sync.digest is not None and sync.digest.fell_back == (answer is None), name

@@ -113,3 +113,16 @@ def test_a_multi_megabyte_output_is_the_same_on_one_core_and_two(backend: str, t
     for size in (1 << 20, 1 << 16):
         chunks: list[str | bytes] = [data[i : i + size] for i in range(0, len(data), size)]
         assert streamed(chunks, tool, 16_000) == expected, f"byte chunks of {size}"
+
+
+@pytest.mark.parametrize("budget", [4, 6, 7, 10**6])
+def test_issue_11_12_lone_surrogates_become_u_fffd_on_every_path_fitting_or_not(backend: str, budget: int) -> None:
+    text = "a\ud800b\n\udfffc\ud83d"
+    replaced = "a\ufffdb\n\ufffdc\ufffd"
+    expected = shapeclip.compress(replaced, None, budget)
+    if budget >= len(text):
+        assert expected == replaced
+    assert shapeclip.compress(text, None, budget) == expected
+    for size in (1, 2, 3, len(text)):
+        chunks: list[str | bytes] = [text[i : i + size] for i in range(0, len(text), size)]
+        assert streamed(chunks, None, budget) == expected, f"str chunks of {size}"

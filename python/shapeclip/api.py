@@ -285,9 +285,10 @@ class Compressor:
 
 def _plan_text(text: object, options: _Options) -> _Planned:
     checked = _check_chunk(text, "text")
-    if isinstance(text, str) and len(text) <= options.budget:
-        # The caller's own object, untouched, even if it holds lone surrogates.
-        return _Planned(Compressed(text, "passthrough", backend(), len(text), _line_count(text), 0, 0, ()))
+    if isinstance(checked, str) and len(checked) <= options.budget:
+        # The caller's own object unless it held lone surrogates: a stream cannot keep those
+        # (they may be split across chunks and cannot be encoded), so no path keeps them.
+        return _Planned(Compressed(checked, "passthrough", backend(), len(checked), _line_count(checked), 0, 0, ()))
     core = _start_core(options)
     if core is not None:
         try:
@@ -343,7 +344,9 @@ def compress(
     Output that fits is returned unchanged (the same object, for a `str`). Otherwise the result
     keeps what the output's shape says matters and labels every cut with a marker that states
     exactly which lines were omitted and how to get them back. The same arguments always give
-    the same result. `bytes` are decoded as UTF-8 with invalid bytes replaced.
+    the same result. `bytes` are decoded as UTF-8 with invalid bytes replaced, and each lone
+    surrogate in a `str` becomes U+FFFD, whether it fits or not, so the result is always valid
+    text (and a `str` that fits but held one comes back as a new object).
 
     `digest`, a callable `(omitted_text, tool_name) -> str | None`, may write what the omitted
     part holds into the marker (see `shapeclip.digest`); it gets `digest_timeout` seconds, and

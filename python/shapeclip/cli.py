@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import subprocess
+import math
+import os
 import sys
-from typing import IO
+import textwrap
 
 from . import __version__
 from .api import DEFAULT_BUDGET, Compressor, backend
-from .digest import DigestFn, anthropic_messages, openai_chat
-
-CHUNK_BYTES = 1 << 20
+from .cli_input import Interrupts, read_to_end, run_command
+from .digest import DEFAULT_TIMEOUT, DigestFn, anthropic_messages, openai_chat
+from .profiles import DEFAULT, TOOL_PROFILES
 
 EPILOG = """\
 Run a command and compress what it prints:  shapeclip --budget 4000 -- make -k test
@@ -35,11 +36,31 @@ token figure is characters / 4, rounded up. The hint depends on the tool kind (-
 shell commands get a sed range, file reads an offset and limit, searches a narrower search.
 Output that fits the budget is printed unchanged.
 
+Tool kinds, by --tool name (any case); a command after -- is shell output:
+{kinds}
+
 With --digest openai:MODEL or anthropic:MODEL, a fast model writes what the omitted part
 holds into the marker. The SDK is configured from its usual environment variables
 (OPENAI_API_KEY and OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL), so any
 OpenAI-compatible server works. If the model fails, the plain marker is printed.
+
+A wrapped command's exit status is shapeclip's: 128 + N if signal N ended it, as in a shell,
+127 if it was not found and 126 if it could not be run. SIGINT and SIGTERM are passed on to
+the command (a Ctrl-C at the terminal reaches it directly), and what it printed until it
+stopped is compressed and printed all the same. Reading a file or a pipe, a signal ends the
+reading; what was read is printed, and the exit status is 128 + N.
 """
+
+
+def _tool_kinds() -> str:
+    names: dict[str, list[str]] = {}
+    for name, profile in TOOL_PROFILES.items():
+        names.setdefault(profile.kind, []).append(name)
+    rows = [(kind, ", ".join(tools)) for kind, tools in names.items()]
+    rows.append((DEFAULT.kind, "any other name"))
+    return "\n".join(
+        textwrap.fill(tools, 92, initial_indent=f"  {kind:<11}", subsequent_indent=" " * 13) for kind, tools in rows
+    )
 
 
 def _positive_int(value: str) -> int:
@@ -55,12 +76,21 @@ def _positive_int(value: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shapeclip",
+        usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
-        epilog=EPILOG,
+        epilog=EPILOG.format(kinds=_tool_kinds()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", nargs="?", default="-", help="file to read; - or nothing reads standard input")
-    parser.add_argument("--tool", default=None, help="the tool that produced the output (e.g. bash, grep, read_file)")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        default=None,
+        help="file to read; - reads standard input, as does nothing unless it is a terminal",
+    )
+    parser.add_argument(
+        "--tool", default=None, help="the tool that produced the output (e.g. bash, grep, read_file; kinds below)"
+    )
     parser.add_argument(
         "--budget", type=_positive_int, default=DEFAULT_BUDGET, help=f"characters at most (default {DEFAULT_BUDGET})"
     )
@@ -71,8 +101,25 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="have MODEL summarise the omitted part, through the openai or anthropic SDK (e.g. openai:gpt-4o-mini)",
     )
+    parser.add_argument(
+        "--digest-timeout",
+        metavar="SECONDS",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        help=f"give up on the digest after this long and print the plain marker (default {DEFAULT_TIMEOUT:g})",
+    )
     parser.add_argument("--version", action="version", version=f"shapeclip {__version__} ({backend()} backend)")
     return parser
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {value!r}") from None
+    if not 0 < seconds < math.inf:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {value!r}")
+    return seconds
 
 
 def _digest_spec(value: str) -> tuple[str, str]:
@@ -82,7 +129,7 @@ def _digest_spec(value: str) -> tuple[str, str]:
     return sdk, model
 
 
-def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None) -> DigestFn | None:
+def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeout: float) -> DigestFn | None:
     if spec is None:
         return None
     sdk, model = spec
@@ -91,30 +138,13 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None) -> Di
     except ImportError:
         parser.error(f"--digest {sdk}:... needs the {sdk} SDK: pip install 'shapeclip[{sdk}]'")
     try:
+        # Without retries and with the digest's own limit on each request, the SDK gives up
+        # when shapeclip does, instead of asking again for an answer nobody waits for.
         if sdk == "openai":
-            return openai_chat(module.OpenAI(), model)
-        return anthropic_messages(module.Anthropic(), model)
+            return openai_chat(module.OpenAI(max_retries=0), model, timeout=timeout)
+        return anthropic_messages(module.Anthropic(max_retries=0), model, timeout=timeout)
     except Exception as exc:  # the SDK says what is missing, e.g. an API key
         parser.error(f"cannot set up the {sdk} client: {exc}")
-
-
-def _stream(source: IO[bytes], compressor: Compressor) -> None:
-    while chunk := source.read(CHUNK_BYTES):
-        compressor.feed(chunk)
-
-
-def _run(command: list[str], compressor: Compressor) -> int:
-    """Streams `command`'s merged output into `compressor`; its exit status, or 127 if it
-    could not start (as a shell reports a missing command)."""
-    try:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    except OSError as exc:
-        compressor.feed(f"shapeclip: cannot run {command[0]}: {exc.strerror}\n")
-        return 127
-    assert process.stdout is not None
-    with process.stdout:
-        _stream(process.stdout, compressor)
-    return process.wait()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,25 +156,40 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(own)
     if "--" in argv and not command:
         parser.error("-- must be followed by a command to run")
-    if command and args.file != "-":
+    if command and args.file is not None:
         parser.error("give a FILE or a command after --, not both")
+    if not command and args.file is None and os.isatty(0):
+        # Nothing was asked for; waiting silently on a terminal looks like a hang.
+        parser.error(
+            "standard input is a terminal: give a FILE, pipe the output in, or run a command after "
+            "-- COMMAND (or give - to type the input, ending it with Ctrl-D)"
+        )
     # A wrapped command's output is shell output unless --tool says otherwise.
     tool = args.tool if args.tool is not None or not command else "command"
-    compressor = Compressor(tool, args.budget, digest=_digest(parser, args.digest))
-    status = 0
-    if command:
-        status = _run(command, compressor)
-    elif args.file == "-":
-        _stream(sys.stdin.buffer, compressor)
-    else:
-        try:
-            with open(args.file, "rb") as source:
-                _stream(source, compressor)
-        except OSError as exc:
-            parser.error(f"cannot read {args.file}: {exc.strerror}")
-    sys.stdout.buffer.write(compressor.finish().encode("utf-8"))
+    digest = _digest(parser, args.digest, args.digest_timeout)
+    compressor = Compressor(tool, args.budget, digest=digest, digest_timeout=args.digest_timeout)
+    with Interrupts() as interrupts:
+        if command:
+            status = run_command(command, compressor, interrupts)
+        else:
+            _read_input(parser, "-" if args.file is None else args.file, compressor, interrupts)
+            # Stopped by a signal, shapeclip says so as a shell would of a command.
+            status = 0 if interrupts.received is None else 128 + interrupts.received
+        text = compressor.finish()
+    sys.stdout.buffer.write(text.encode("utf-8"))
     sys.stdout.buffer.flush()
     return status
+
+
+def _read_input(parser: argparse.ArgumentParser, file: str, compressor: Compressor, interrupts: Interrupts) -> None:
+    if file == "-":
+        read_to_end(sys.stdin.fileno(), compressor, interrupts)
+        return
+    try:
+        with open(file, "rb") as source:
+            read_to_end(source.fileno(), compressor, interrupts)
+    except OSError as exc:
+        parser.error(f"cannot read {file}: {exc.strerror}")
 
 
 if __name__ == "__main__":

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import hashlib
 import inspect
 import logging
 import re
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from .identity import identity
 from .prompt import PROMPT_VERSION
 
 log = logging.getLogger("shapeclip.digest")
@@ -93,9 +96,13 @@ class LRU(MutableMapping[str, str]):
 DEFAULT_CACHE = LRU()
 
 
-def cache_key(digest: DigestFn, tool_name: str, sample: str) -> str:
-    identity = getattr(digest, "cache_key", None) or f"{digest.__module__}.{digest.__qualname__}"
-    parts = (PROMPT_VERSION, identity, tool_name, sample)
+def cache_key(digest: DigestFn, tool_name: str, sample: str) -> str | None:
+    """The key `digest`'s answer about `sample` is cached under, or None when `digest` cannot be
+    told apart from others (see `identity`) and its answers are not cached."""
+    who = identity(digest)
+    if who is None:
+        return None
+    parts = (PROMPT_VERSION, who, tool_name, sample)
     return hashlib.sha256("\0".join(parts).encode("utf-8", "replace")).hexdigest()
 
 
@@ -127,22 +134,35 @@ class Request:
     timeout: float
     cache: MutableMapping[str, str]
 
-    def key(self) -> str:
+    def key(self) -> str | None:
         return cache_key(self.digest, self.tool_name, self.sample)
 
 
 def _judge(request: Request, raw: object, started: float) -> tuple[str | None, DigestCall]:
+    """The answer to write, if `raw` is a usable one; the cache keeps it when it can."""
     latency = time.perf_counter() - started
-    usage = getattr(raw, "usage", None)
     if not isinstance(raw, str):
         return _failed(request, started, f"answer is {type(raw).__name__}, not text")
-    text = clean(raw)
+    try:
+        usage = getattr(raw, "usage", None)
+        text, chars_out = clean(raw), len(raw)
+    except Exception as exc:  # a str subclass's own methods may fail like the digest itself
+        return _failed(request, started, f"answer could not be read: {exc!r}")
     if not text:
         return _failed(request, started, "empty answer")
     if len(text) > ABSURD_CHARS:
         return _failed(request, started, f"absurd answer of {len(text)} characters")
-    request.cache[request.key()] = text
-    return text, DigestCall(len(request.sample), len(raw), usage, latency, cached=False, fell_back=False)
+    _store(request, text)
+    return text, DigestCall(len(request.sample), chars_out, usage, latency, cached=False, fell_back=False)
+
+
+def _store(request: Request, text: str) -> None:
+    try:
+        key = request.key()
+        if key is not None:
+            request.cache[key] = text
+    except Exception as exc:  # a user's mapping may fail; the answer is good all the same
+        log.debug("digest cache store failed: %r", exc)
 
 
 def _failed(request: Request, started: float, reason: str) -> tuple[None, DigestCall]:
@@ -153,11 +173,12 @@ def _failed(request: Request, started: float, reason: str) -> tuple[None, Digest
 
 def _cached(request: Request) -> tuple[str, DigestCall] | None:
     try:
-        text = request.cache.get(request.key())
+        key = request.key()
+        text = None if key is None else request.cache.get(key)
     except Exception as exc:  # a user's mapping may fail; it must not fail the compression
         log.debug("digest cache lookup failed: %r", exc)
         return None
-    if text is None:
+    if not isinstance(text, str):
         return None
     return text, DigestCall(len(request.sample), len(text), None, 0.0, cached=True, fell_back=False)
 
@@ -168,17 +189,33 @@ def ask(request: Request) -> tuple[str | None, DigestCall]:
     if hit is not None:
         return hit
     started = time.perf_counter()
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="shapeclip-digest")
     try:
-        future = pool.submit(_call_blocking, request)
-        return _judge(request, future.result(timeout=request.timeout), started)
+        raw = _in_daemon_thread(request).result(timeout=request.timeout)
     except concurrent.futures.TimeoutError:
         return _failed(request, started, f"timed out after {request.timeout:g} s")
     except Exception as exc:
         return _failed(request, started, f"raised {exc!r}")
-    finally:
-        # A hung call is abandoned, not awaited: the caller has its result already.
-        pool.shutdown(wait=False, cancel_futures=True)
+    return _judge(request, raw, started)
+
+
+def _in_daemon_thread(request: Request) -> concurrent.futures.Future[object]:
+    """The digest's answer, from a daemon thread. A call that hangs is abandoned, and since
+    the interpreter joins an executor's workers at exit, only a daemon thread lets the process
+    end when the caller is done."""
+    future: concurrent.futures.Future[object] = concurrent.futures.Future()
+    # The caller's context goes along, as asyncio.to_thread would take it (tracing, for one).
+    context = contextvars.copy_context()
+
+    def work() -> None:
+        if not future.set_running_or_notify_cancel():
+            return  # the caller stopped waiting before the thread got going
+        try:
+            future.set_result(context.run(_call_blocking, request))
+        except Exception as exc:  # the caller falls back and says why
+            future.set_exception(exc)
+
+    threading.Thread(target=work, name="shapeclip-digest", daemon=True).start()
+    return future
 
 
 def _call_blocking(request: Request) -> object:
@@ -186,6 +223,13 @@ def _call_blocking(request: Request) -> object:
     if inspect.isawaitable(result):
         return asyncio.run(_awaited(result))
     return result
+
+
+def _is_coroutine_function(digest: DigestFn) -> bool:
+    # Decorators (the SDKs use some) hide a coroutine function from a plain check, and a
+    # callable object is one when its __call__ is.
+    target = inspect.unwrap(digest)
+    return inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(type(target).__call__)
 
 
 async def _awaited(awaitable: Awaitable[object]) -> object:
@@ -200,10 +244,10 @@ async def aask(request: Request) -> tuple[str | None, DigestCall]:
     started = time.perf_counter()
     try:
         pending: Awaitable[object]
-        if inspect.iscoroutinefunction(inspect.unwrap(request.digest)):
+        if _is_coroutine_function(request.digest):
             pending = _awaited(request.digest(request.sample, request.tool_name))  # type: ignore[arg-type]
         else:
-            pending = asyncio.to_thread(_call_blocking, request)
+            pending = asyncio.wrap_future(_in_daemon_thread(request))
         raw = await asyncio.wait_for(pending, request.timeout)
     except asyncio.TimeoutError:
         return _failed(request, started, f"timed out after {request.timeout:g} s")

@@ -1,0 +1,135 @@
+"""How the `shapeclip` command reads its input (a file, a pipe, or a command it runs) and what
+SIGINT and SIGTERM do meanwhile.
+
+A signal must not cost the output read so far: the caller still compresses and prints it. A
+wrapped command is sent the signal and read to its end, so it stops as it would have without
+shapeclip, and its exit status is reported as a shell reports it. A file or a pipe simply
+stops being read, even in the middle of a read that waits for a quiet writer.
+
+A Ctrl-C at a terminal already reaches the command, which is in shapeclip's process group, so
+SIGINT is forwarded only when it cannot have come that way; a second one could cut short the
+command's own clean-up.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+from .api import Compressor
+
+#: Input is fed in pieces of about this size, which the core prepares on two cores.
+CHUNK_BYTES = 1 << 20
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+_Handler = Callable[[int, FrameType | None], Any] | int | None
+
+
+class _Stop(Exception):
+    """Thrown by the first signal into a read of a file or pipe, to end it."""
+
+
+class Interrupts:
+    """While entered, SIGINT and SIGTERM are caught (in the main thread, the only one where
+    Python runs signal handlers) instead of ending shapeclip: `received` is the first one."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._command: subprocess.Popen[bytes] | None = None
+        # Whether `received` has been dealt with for the command (sent, or sent by a terminal).
+        self._command_told = False
+        self._reading = False
+        self._previous: dict[int, _Handler] = {}
+
+    def __enter__(self) -> Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            for number in _SIGNALS:
+                self._previous[number] = signal.signal(number, self._handle)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for number, handler in self._previous.items():
+            if handler is not None:  # None: set outside Python, so it cannot be put back
+                signal.signal(number, handler)
+
+    def _handle(self, number: int, frame: FrameType | None) -> None:
+        first = self.received is None
+        if first:
+            self.received = number
+        if self._command is not None:
+            self._command_told = True
+            if not (number == signal.SIGINT and _terminal_reached(self._command)):
+                self._command.send_signal(number)
+        elif first and self._reading:
+            # Raised once at most, and only inside `read`'s guard: never into a feed.
+            raise _Stop
+
+    def forward_to(self, command: subprocess.Popen[bytes] | None) -> None:
+        """Sends signals on to `command` from now on (None: to nobody), beginning with one that
+        came while it was starting."""
+        self._command = command
+        if command is not None and self.received is not None and not self._command_told:
+            self._command_told = True
+            command.send_signal(self.received)
+
+    def read(self, fd: int) -> bytes:
+        """Up to CHUNK_BYTES from `fd`: b"" at its end, or once a signal has come while no
+        command runs. A signal that comes just as a read returns loses that piece unread."""
+        try:
+            self._reading = self._command is None
+            chunk = b"" if self._reading and self.received is not None else os.read(fd, CHUNK_BYTES)
+            self._reading = False
+        except _Stop:
+            return b""
+        return chunk
+
+
+def _terminal_reached(command: subprocess.Popen[bytes]) -> bool:
+    """Whether a SIGINT will have reached `command` from the terminal: we are in the terminal's
+    foreground process group, and the command has not left it."""
+    try:
+        ours = os.getpgrp()
+        if os.getpgid(command.pid) != ours:
+            return False
+        terminal = next((fd for fd in (0, 1, 2) if os.isatty(fd)), None)
+        return terminal is not None and os.tcgetpgrp(terminal) == ours
+    except OSError:
+        return False
+
+
+def read_to_end(fd: int, compressor: Compressor, interrupts: Interrupts) -> None:
+    """Feeds `compressor` everything `interrupts.read` gives from `fd`."""
+    pending: list[bytes] = []
+    size = 0
+    while chunk := interrupts.read(fd):
+        # A pipe gives at most 64 KiB a read; gathered, they take the two-core path.
+        pending.append(chunk)
+        size += len(chunk)
+        if size >= CHUNK_BYTES:
+            compressor.feed(b"".join(pending))
+            pending, size = [], 0
+    if pending:
+        compressor.feed(b"".join(pending))
+
+
+def run_command(command: list[str], compressor: Compressor, interrupts: Interrupts) -> int:
+    """Streams `command`'s merged output into `compressor`; its exit status as a shell reports
+    it: 128 + N if signal N ended it, 127 if it was not found, 126 if it could not be run."""
+    try:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    except OSError as exc:
+        compressor.feed(f"shapeclip: cannot run {command[0]}: {exc.strerror}\n")
+        return 127 if isinstance(exc, FileNotFoundError) else 126
+    interrupts.forward_to(process)
+    assert process.stdout is not None
+    with process.stdout:
+        read_to_end(process.stdout.fileno(), compressor, interrupts)
+    status = process.wait()
+    interrupts.forward_to(None)
+    # Popen reports a death by signal N as -N, which sys.exit would make 256 - N.
+    return 128 - status if status < 0 else status
