@@ -5,8 +5,11 @@
 //! the row's text. ripgrep's `--heading` prints the path once on a line of its own and then bare
 //! `NN:text` / `NN-text` rows. A path may itself hold `-`, `:` and digits, so the parser first
 //! tries the path of the file it is already in (grep prints a file's rows together), and only
-//! then looks for the leftmost plausible separator. The path must look like a path: a time
-//! (`12:34:56`), a log prefix (`ERROR:42:`) or a URL must not make prose look like search output.
+//! then weighs the places where the path could end ([`super::path`]). The path must look like a
+//! path: a time (`12:34:56`), a log prefix (`ERROR:42:`) or a URL must not make prose look like
+//! search output.
+
+use super::path::{best, looks_like_path, readings};
 
 /// Bytes of a line searched for the separator after the path; longer paths are not believed.
 pub const MAX_PATH_BYTES: usize = 4096;
@@ -122,109 +125,7 @@ pub fn parse_path_row(line: &str, current: Option<&str>) -> Option<RowParse> {
             }
         }
     }
-    let head = &bytes[..bytes.len().min(MAX_PATH_BYTES)];
-    // Candidates are ranked: a path ending in a file name with an extension beats a bare one
-    // (`a-1-b.c-7-x` also has a `-1-`), a path without spaces beats one with (the text of
-    // `Makefile-7-d[1:2:3]` has a `:2:`), and a match beats a context row; the leftmost of the
-    // best rank wins. Only the first rank is sure, and only when nothing plausible came before
-    // it: in `Makefile:3:see a.py-2-x` the match's text quotes another search result.
-    let mut best: Option<(u8, RowParse)> = None;
-    let mut previous = None;
-    for at in memchr::memchr2_iter(b':', b'-', head) {
-        if at == 0 {
-            continue;
-        }
-        let Some(row) = row_after(bytes, at) else {
-            continue;
-        };
-        let path = &line[..at];
-        let earlier = previous.replace(at);
-        if !looks_like_path(path) {
-            continue;
-        }
-        let spaced = path.contains(' ');
-        // `Makefile-1-12:34:56` is a context row whose text holds a time, not a file name
-        // holding `-1-`: an earlier candidate inside the last component demotes this one.
-        let name_start = path.rfind(['/', '\\']).map_or(0, |i| i + 1);
-        let split_name = earlier.is_some_and(|e| e >= name_start);
-        let rank = match (has_extension(path), spaced, row.is_match) {
-            (true, false, is_match) => {
-                return match best {
-                    Some((1, first)) => Some(RowParse {
-                        certain: false,
-                        ..first
-                    }),
-                    // `Makefile-1-a.py-2-x`: the next match tells which path this context has.
-                    Some(_) if !is_match => Some(RowParse {
-                        certain: false,
-                        ..row
-                    }),
-                    _ => Some(row),
-                };
-            }
-            (false, false, true) if !split_name => 1,
-            (true, true, _) => 2,
-            (false, false, false) => 3,
-            (false, true, _) => 4,
-            (false, false, true) => 5,
-        };
-        if best.is_none_or(|(r, _)| rank < r) {
-            best = Some((rank, row));
-        }
-    }
-    best.map(|(_, row)| RowParse {
-        certain: false,
-        ..row
-    })
-}
-
-/// The last component of `path` ends in `.ext`, a short run of letters and digits.
-fn has_extension(path: &str) -> bool {
-    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    match name.rfind('.') {
-        Some(dot) if dot > 0 || name.len() > 1 => {
-            let ext = &name[dot + 1..];
-            (1..=10).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-        }
-        _ => false,
-    }
-}
-
-/// Whether `s` is believable as a file path printed by a search tool.
-///
-/// A path with a separator (`/` or `\`) may hold spaces; a bare name may not, and must not be a
-/// number or time (`12`, `12:34`), nor an all-capitals word such as a log level (`ERROR`,
-/// `WARN`) or an error code. Leading or trailing whitespace, control characters, brackets and
-/// quotes that open log prefixes, and URLs are refused.
-#[must_use]
-pub fn looks_like_path(s: &str) -> bool {
-    let bytes = s.as_bytes();
-    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
-        return false;
-    };
-    if bytes.len() > MAX_PATH_BYTES
-        || first.is_ascii_whitespace()
-        || last.is_ascii_whitespace()
-        || matches!(
-            first,
-            b'[' | b'(' | b'<' | b'{' | b'"' | b'\'' | b'#' | b'*'
-        )
-        || bytes.iter().any(|&b| b < 0x20 || b == 0x7f)
-        || memchr::memmem::find(bytes, b"://").is_some()
-    {
-        return false;
-    }
-    if bytes.iter().any(|&b| b == b'/' || b == b'\\') {
-        return true;
-    }
-    if bytes.contains(&b' ') {
-        return false;
-    }
-    if has_extension(s) && bytes.iter().any(u8::is_ascii_alphabetic) {
-        return true;
-    }
-    // A bare name: it needs a lowercase letter (not a number, a time or an upper-case code).
-    bytes.iter().any(u8::is_ascii_lowercase)
+    best(readings(line))
 }
 
 /// Severities that open a compiler's or linter's message (GNU's `file:line: severity: text`).
@@ -271,7 +172,7 @@ fn after_number(s: &[u8]) -> Option<&[u8]> {
 #[must_use]
 pub fn looks_like_heading(line: &str) -> bool {
     let path = line.strip_suffix('\r').unwrap_or(line);
-    looks_like_path(path) && path.len() <= MAX_PATH_BYTES && !path.ends_with(':')
+    path.len() <= MAX_PATH_BYTES && looks_like_path(path) && !path.ends_with(':')
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts.
 
 pub mod line;
+mod path;
 pub mod plan;
 mod rollup;
 pub mod table;
