@@ -24,9 +24,10 @@ from test_stream import assert_every_path_agrees
 pytestmark = pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
 
 ROOTS = ["", "./", "/abs/with space/", "C:\\work\\", "/srv/v2:3/"]
+# Names and texts that hold `-NN-` and `:NN:`, so that a line has several readings.
 DIRS = ["src", "lib", "a-1-b", "v2:3", "2024-01-02", "pkg-7", "deep er", "x86_64"]
-NAMES = ["mod.rs", "a-12-b.py", "Makefile", "data-7.txt", "x.c", "v1:2.go"]
-WORDS = ["let", "x = d[1:2:3]", "-3-", "12:34:56", "é漢", "return None", ":", "a-1-b.py-2-", "\t"]
+NAMES = ["mod.rs", "a-12-b.py", "Makefile", "data-7.txt", "x.c", "v1:2.go", "step-1-deploy"]
+WORDS = ["let", "x = d[1:2:3]", "-3-", "12:34:56", "é漢", "return None", ":", "a-1-b.py-2-", "\t", "b:2:x"]
 FORMATS = ["plain", "context", "column", "heading", "heading-context"]
 
 
@@ -300,3 +301,39 @@ def test_a_directory_of_files_past_the_cap_is_listed_with_exact_totals() -> None
     result = shapeclip.compress_detailed(output.text, "grep", 1000)
     assert "\nb/c/ (3 files, 3 matches)\n" in result.text, result.text
     check_map(result.text, reference_counts(output))
+
+
+def check_search(text: str, files: list[tuple[str, list[int]]], budget: int) -> str:
+    """Compresses `text` as grep output and checks every printed number against `files`."""
+    result = shapeclip.compress_detailed(text, "grep", budget)
+    assert len(result.text) <= budget
+    assert result.shape == "search", result.text
+    truth = {path: len(matches) for path, matches in files}
+    if result.text.endswith("nothing omitted]"):
+        check_fold(result.text, truth)
+    else:
+        check_map(result.text, truth)
+    return result.text
+
+
+def test_issue_11_1_names_with_dash_digits_dash_keep_their_matches() -> None:
+    """`scripts/step-1-deploy:1:echo` also reads as a context row of `scripts/step` whose text is
+    `deploy:1:echo`; the rows after it decide, and they continue only the match reading."""
+    files = [(f"scripts/step-{i}-deploy", list(range(1, 41))) for i in (1, 2, 3)]
+    files += [(f"src/app{i}.py", list(range(1, 11))) for i in range(3)]
+    text = "".join(f"scripts/step-{i}-deploy:{j}:echo\n" for i in (1, 2, 3) for j in range(1, 41))
+    text += "".join(f"src/app{i}.py:{j}:deploy()\n" for i in range(3) for j in range(1, 11))
+    out = check_search(text, files, 600)
+    assert "150 matched lines omitted; 6 files]" in out, out
+    # The same names with context rows, and row texts that quote other rows.
+    spread = [(path, matches[::4]) for path, matches in files]
+    check_search(render(spread, "context", 1, 11), spread, 600)
+
+
+def test_issue_11_4_a_first_row_followed_by_a_separator_is_counted() -> None:
+    """A first line after nothing may be a `--heading` path, but a `--` after it says it was not."""
+    files = [("Makefile", [3])] + [(f"src/f{i}.py", list(range(1, 11))) for i in range(30)]
+    text = "Makefile:3:é\n--\n" + render(files[1:], "plain", 0, 14)
+    out = check_search(text, files, 600)
+    assert "of 301 matched lines omitted" in out, out
+    assert "31 files" in out, out

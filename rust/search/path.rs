@@ -178,30 +178,71 @@ impl Readings<'_> {
     }
 }
 
-/// The best of `readings`: a file name with an extension beats a bare one (`a-1-b.c-7-x` also
-/// has a `-1-`), a path without spaces beats one with (the text of `Makefile-7-d[1:2:3]` has a
-/// `:2:`), and a match beats a context row; the leftmost of the best rank wins. Only the first
-/// rank is sure, and only when nothing plausible came before it: in `Makefile:3:see a.py-2-x`
-/// the match's text quotes another search result.
-pub fn best(readings: impl Iterator<Item = Reading>) -> Option<RowParse> {
+/// How a line reads as a path row: the choice among its readings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    /// The best reading, `certain` when it is sure.
+    pub best: RowParse,
+    /// For a best reading that is not sure, the leftmost match reading (see [`Choice::alone`]).
+    pub first_match: Option<RowParse>,
+}
+
+impl Choice {
+    /// The reading of an unsure line when neither row next to it decides. A context row is
+    /// printed only next to a match of its file, which is not there, so a match reading comes
+    /// first, and the leftmost: a row's own `:NN:` comes before any its text quotes. Without
+    /// one, a line that may be a `--heading` path is not a row; any other keeps its best.
+    #[must_use]
+    pub fn alone(&self, may_be_heading: bool) -> Option<RowParse> {
+        self.first_match
+            .or_else(|| (!may_be_heading).then_some(self.best))
+    }
+}
+
+/// Chooses among `readings`, in one pass. The best: a file name with an extension beats a bare
+/// one (`a-1-b.c-7-x` also has a `-1-`), a path without spaces beats one with (the text of
+/// `Makefile-7-d[1:2:3]` has a `:2:`), and a match beats a context row; the leftmost of the
+/// best rank wins. Only the first rank is sure, and only when nothing plausible came before it:
+/// in `Makefile:3:see a.py-2-x` the match's text quotes another search result.
+pub fn choose(readings: impl Iterator<Item = Reading>) -> Option<Choice> {
     let mut best: Option<Reading> = None;
+    // After a reading of the first rank the best is decided; only the first match is sought.
+    let mut decided: Option<RowParse> = None;
+    let mut first_match: Option<Reading> = None;
     for reading in readings {
-        if reading.rank == 0 {
-            return Some(match best {
-                Some(Reading { rank: 1, row }) => row,
-                // `Makefile-1-a.py-2-x`: the next match tells which path this context has.
+        if reading.row.is_match && first_match.is_none() {
+            first_match = Some(reading);
+        }
+        if decided.is_none() && reading.rank == 0 {
+            decided = Some(match best {
+                Some(Reading { rank: 1, row, .. }) => row,
+                // `Makefile-1-a.py-2-x`: the next row tells which path this context has.
                 Some(_) if !reading.row.is_match => reading.row,
-                _ => RowParse {
-                    certain: true,
-                    ..reading.row
-                },
+                _ => {
+                    let best = RowParse {
+                        certain: true,
+                        ..reading.row
+                    };
+                    return Some(Choice {
+                        best,
+                        first_match: None,
+                    });
+                }
             });
         }
-        if best.is_none_or(|b| reading.rank < b.rank) {
+        if decided.is_none() && best.is_none_or(|b| reading.rank < b.rank) {
             best = Some(reading);
         }
+        // A best of rank 1 can only be confirmed by one of rank 0, not beaten.
+        let settled = decided.is_some() || best.is_some_and(|b| b.rank == 1);
+        if settled && first_match.is_some() {
+            break;
+        }
     }
-    best.map(|b| b.row)
+    Some(Choice {
+        best: decided.or(best.map(|b| b.row))?,
+        first_match: first_match.map(|m| m.row),
+    })
 }
 
 #[cfg(test)]

@@ -679,3 +679,82 @@ fn directories_past_the_cap_are_one_exact_remainder() {
     assert_eq!(planner.table.dirs.len(), 1024);
     assert_eq!(planner.table.other_dirs, (3000 - 2048, 3000 - 2048));
 }
+
+/// Reads `input` through a planner of `budget`, as the engine would, and returns it.
+fn read_all(input: &str, budget: u64) -> super::SearchPlanner {
+    let mut planner = super::SearchPlanner::new(budget);
+    let mut reader = crate::engine::reader::LineReader::default();
+    reader.feed_str(input, &mut planner);
+    reader.finish(&mut planner);
+    planner.end();
+    planner
+}
+
+/// The files the planner parsed, with their match counts, in first-seen order.
+fn parsed_files(planner: &super::SearchPlanner) -> Vec<(String, u64)> {
+    planner
+        .table
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.matches))
+        .collect()
+}
+
+/// Rows of `path` for lines `first..=last`, matches where `is_match` says.
+fn rows_of(path: &str, first: u64, last: u64, is_match: impl Fn(u64) -> bool) -> String {
+    (first..=last)
+        .map(|n| {
+            let sep = if is_match(n) { ':' } else { '-' };
+            format!("{path}{sep}{n}{sep}deploy:{n}:x-{n}-y\n")
+        })
+        .collect()
+}
+
+/// Issue 11, defect 1: `a-1-b:2:x` reads as a match of `a-1-b` or a context row of `a`; the
+/// rows around it decide, in plain and in context output.
+#[test]
+fn issue_11_1_a_name_with_dash_digits_dash_is_one_file() {
+    let names = ["scripts/step-1-deploy", "step-2-x", "lib/a-1-b/run-3-all"];
+    let mut plain = String::new();
+    let mut context = String::new();
+    for name in names {
+        plain += &rows_of(name, 1, 40, |_| true);
+        context += &rows_of(name, 3, 9, |n| n == 5 || n == 6);
+        context += "--\n";
+        context += &rows_of(name, 20, 22, |n| n == 21);
+        context += "--\n";
+    }
+    plain += "single-1-row:7:x\n";
+    let plain_truth: Vec<(String, u64)> = names
+        .iter()
+        .map(|n| ((*n).to_owned(), 40))
+        .chain([("single-1-row".to_owned(), 1)])
+        .collect();
+    let context_truth: Vec<(String, u64)> = names.iter().map(|n| ((*n).to_owned(), 3)).collect();
+    for budget in [100, 100_000] {
+        assert_eq!(parsed_files(&read_all(&plain, budget)), plain_truth);
+        let planner = read_all(&context, budget);
+        assert_eq!(parsed_files(&planner), context_truth);
+        assert_eq!(planner.table.context_rows, 21);
+        assert_eq!(planner.table.other_lines, 0);
+    }
+}
+
+/// Issue 11, defect 4: a first line that may be a `--heading` path is a row when a `--` follows.
+#[test]
+fn issue_11_4_a_first_row_followed_by_a_separator_is_counted() {
+    let rows: String = (0..30)
+        .flat_map(|f| (1..=10).map(move |l| format!("src/f{f}.py:{l}:x\n")))
+        .collect();
+    for first in [
+        "Makefile:3:é\n--\n",
+        "\nMakefile:3:é\n--\n",
+        "Makefile:3:é\n\n",
+    ] {
+        let planner = read_all(&(first.to_owned() + &rows), 100);
+        let files = parsed_files(&planner);
+        assert_eq!(files.len(), 31, "{first:?}");
+        assert_eq!(files[0].0, "Makefile", "{first:?}");
+        assert_eq!(planner.table.other_lines, 0, "{first:?}");
+    }
+}
