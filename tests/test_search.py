@@ -24,9 +24,9 @@ from test_stream import assert_every_path_agrees
 pytestmark = pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
 
 ROOTS = ["", "./", "/abs/with space/", "C:\\work\\", "/srv/v2:3/"]
-# Names and texts that hold `-NN-` and `:NN:`, so that a line has several readings.
-DIRS = ["src", "lib", "a-1-b", "v2:3", "2024-01-02", "pkg-7", "deep er", "x86_64"]
-NAMES = ["mod.rs", "a-12-b.py", "Makefile", "data-7.txt", "x.c", "v1:2.go", "step-1-deploy"]
+# Names and texts that hold `-NN-`, `:NN:` and times, so that a line has several readings.
+DIRS = ["src", "lib", "a-1-b", "v2:3", "2024-01-02", "pkg-7", "deep er", "x86_64", "10:15:30"]
+NAMES = ["mod.rs", "a-12-b.py", "Makefile", "data-7.txt", "x.c", "v1:2.go", "step-1-deploy", "23:59:30.log"]
 WORDS = ["let", "x = d[1:2:3]", "-3-", "12:34:56", "é漢", "return None", ":", "a-1-b.py-2-", "\t", "b:2:x"]
 FORMATS = ["plain", "context", "column", "heading", "heading-context"]
 
@@ -278,7 +278,8 @@ def test_files_past_the_table_cap_are_still_counted_exactly(files: int, dirs: in
     """Issue 3: the planner's per-file table holds at most max(1,024, 4 x (budget/12 + 1)) files;
     later files are counted by directory, and every printed number stays exact."""
     rng = random.Random(seed)
-    tree = [f"src/{rng.choice(DIRS)}{d}/" + rng.choice(["", "sub/"]) for d in range(dirs)]
+    # The number goes first: `10:15:30` and a number after it would no longer be a time.
+    tree = [f"src/{d}{rng.choice(DIRS)}/" + rng.choice(["", "sub/"]) for d in range(dirs)]
     listed: list[tuple[str, list[int]]] = []
     for i in range(files):
         path = f"{tree[i * dirs // files]}{i}{rng.choice(NAMES)}"
@@ -328,6 +329,13 @@ def test_issue_11_1_names_with_dash_digits_dash_keep_their_matches() -> None:
     # The same names with context rows, and row texts that quote other rows.
     spread = [(path, matches[::4]) for path, matches in files]
     check_search(render(spread, "context", 1, 11), spread, 600)
+
+
+def test_issue_11_2_names_holding_a_time_are_not_split_at_it() -> None:
+    files = [(f"logs/10:{m:02}:0{s}.log", list(range(1, 61))) for m in (0, 15) for s in range(3)]
+    files += [("logs/23:59:59/worker", [3, 4, 9])]
+    out = check_search(render(files, "plain", 0, 12), files, 600)
+    assert "logs/10 (" not in out
 
 
 def test_issue_11_4_a_first_row_followed_by_a_separator_is_counted() -> None:

@@ -4,7 +4,7 @@
 //! (`-C`); `--column` and vimgrep add `CC:` after the line number, which this parser leaves in
 //! the row's text. ripgrep's `--heading` prints the path once on a line of its own and then bare
 //! `NN:text` / `NN-text` rows. A path may itself hold `-`, `:` and digits (`step-1-deploy`,
-//! `a-1-b`), so one line can have several readings ([`super::path`]), and the rows
+//! `10:15:30.log`), so one line can have several readings ([`super::path`]), and the rows
 //! around it decide: tools print a file's rows together and in increasing line order, so a row
 //! that continues the previous row's file is that file's ([`Previous`]), and a row whose path
 //! is not sure is read by the line after it ([`continued_reading`]). The path must look like a
@@ -38,13 +38,18 @@ pub struct RowParse {
 }
 
 /// Parses `NN:` or `NN-` (the separator `sep`, when given) at the start of `s`: the number, the
-/// bytes it took with its separator, and whether the separator was `:`.
+/// bytes it took with its separator, and whether the separator was `:`. grep and ripgrep number
+/// lines from 1 and print no leading zeros, so `00:` or `05:` (the minutes of a time in a file
+/// name) is no line number.
 #[allow(
     clippy::inline_always,
     reason = "it runs once per row of a flood; called out of line it took 7% of the planner's time"
 )]
 #[inline(always)]
 fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, usize, bool)> {
+    if s.first() == Some(&b'0') {
+        return None;
+    }
     let (mut n, mut digits) = (0u64, 0);
     while let Some(d) = s.get(digits).filter(|d| d.is_ascii_digit()) {
         // More than 19 digits would overflow and is no line number anyway.
@@ -375,6 +380,17 @@ mod tests {
     }
 
     #[test]
+    fn line_numbers_have_no_leading_zeros() {
+        assert_eq!(
+            path_of("logs/10:00:01.log:3:x").map(|r| r.0),
+            Some("logs/10:00:01.log")
+        );
+        assert_eq!(parse_bare_row(b"0:x"), None);
+        assert_eq!(parse_bare_row(b"07-x"), None);
+        assert_eq!(path_of("a.py:0:x"), None);
+    }
+
+    #[test]
     fn the_next_line_decides_an_unsure_path() {
         let continued = |held, next| continued_reading(held, next).map(|r| &held[..r.path_len]);
         assert_eq!(continued("a-1-b:2:x", "a-1-b:3:y"), Some("a-1-b"));
@@ -408,6 +424,10 @@ mod tests {
             Some("s/8step-1-deploy")
         );
         assert_eq!(alone("bin/run:7:see x.py:12:y", false), Some("bin/run"));
+        assert_eq!(
+            alone("logs/10:15:30.log:3:x", false),
+            Some("logs/10:15:30.log")
+        );
         // Only context readings: a row unless it may be a `--heading` path.
         assert_eq!(alone("lib/a-1-b/Makefile", false), Some("lib/a"));
         assert_eq!(alone("lib/a-1-b/Makefile", true), None);

@@ -106,6 +106,8 @@ pub struct Reading {
     pub row: RowParse,
     /// How believable the path's end is, 0 (a file name with an extension) to 5.
     rank: u8,
+    /// The separator and line number are the middle of a time (see [`inside_time`]).
+    pub in_time: bool,
 }
 
 /// Every reading of `line` whose path looks like a path, shortest path first.
@@ -162,20 +164,39 @@ impl Readings<'_> {
         // `Makefile-1-12:34:56` is a context row whose text holds a time, not a file name
         // holding `-1-`: an earlier place inside the last component demotes this one.
         let split_name = earlier.is_some_and(|e| e >= self.prefix.name_start.unwrap_or(0));
-        let rank = match (extension, self.prefix.space, row.is_match) {
-            (true, false, _) => 0,
-            (false, false, true) if !split_name => 1,
-            (true, true, _) => 2,
-            (false, false, false) => 3,
-            (false, true, _) => 4,
-            (false, false, true) => 5,
+        let in_time = inside_time(bytes, &row);
+        let rank = if in_time {
+            5
+        } else {
+            match (extension, self.prefix.space, row.is_match) {
+                (true, false, _) => 0,
+                (false, false, true) if !split_name => 1,
+                (true, true, _) => 2,
+                (false, false, false) => 3,
+                (false, true, _) => 4,
+                (false, false, true) => 5,
+            }
         };
         let row = RowParse {
             certain: false,
             ..row
         };
-        Some(Reading { row, rank })
+        Some(Reading { row, rank, in_time })
     }
+}
+
+/// Whether a match's `:NN:` is the middle of a time `H:MM:SS` (`logs/10:15:30.log:3:x` is not
+/// line 15 of `logs/10`): a digit before it, minutes, and two digits of seconds after it. A
+/// path can end in a digit and a row's text start with two, but a file name holding a time
+/// always looks like this.
+fn inside_time(bytes: &[u8], row: &RowParse) -> bool {
+    let seconds = &bytes[row.text_start.min(bytes.len())..];
+    row.is_match
+        && (10..60).contains(&row.line_no)
+        && bytes[row.row_start - 2].is_ascii_digit()
+        && seconds.len() >= 2
+        && seconds[..2].iter().all(u8::is_ascii_digit)
+        && seconds.get(2).is_none_or(|b| !b.is_ascii_digit())
 }
 
 /// How a line reads as a path row: the choice among its readings.
@@ -183,7 +204,8 @@ impl Readings<'_> {
 pub struct Choice {
     /// The best reading, `certain` when it is sure.
     pub best: RowParse,
-    /// For a best reading that is not sure, the leftmost match reading (see [`Choice::alone`]).
+    /// For a best reading that is not sure, the leftmost match reading, one inside a time only
+    /// when there is no other (see [`Choice::alone`]).
     pub first_match: Option<RowParse>,
 }
 
@@ -210,7 +232,7 @@ pub fn choose(readings: impl Iterator<Item = Reading>) -> Option<Choice> {
     let mut decided: Option<RowParse> = None;
     let mut first_match: Option<Reading> = None;
     for reading in readings {
-        if reading.row.is_match && first_match.is_none() {
+        if reading.row.is_match && first_match.is_none_or(|m| m.in_time && !reading.in_time) {
             first_match = Some(reading);
         }
         if decided.is_none() && reading.rank == 0 {
@@ -235,7 +257,7 @@ pub fn choose(readings: impl Iterator<Item = Reading>) -> Option<Choice> {
         }
         // A best of rank 1 can only be confirmed by one of rank 0, not beaten.
         let settled = decided.is_some() || best.is_some_and(|b| b.rank == 1);
-        if settled && first_match.is_some() {
+        if settled && first_match.is_some_and(|m| !m.in_time) {
             break;
         }
     }
@@ -313,5 +335,18 @@ mod tests {
         assert_eq!(readings(&line).count(), 1023);
         let line = format!("p7{}", ":1:a".repeat(1023));
         assert!(readings(&line).all(|r| r.row.is_match));
+    }
+
+    #[test]
+    fn a_place_inside_a_time_ranks_last() {
+        let rows: Vec<(usize, bool)> = readings("logs/10:15:30.log:3:x")
+            .map(|r| (r.row.path_len, r.in_time))
+            .collect();
+        assert_eq!(rows, [(7, true), (17, false)]);
+        let choice = choose(readings("logs/10:15:30.log:3:x")).unwrap();
+        assert_eq!((choice.best.path_len, choice.best.certain), (17, true));
+        // Not a time: three digits of seconds, or one of minutes.
+        assert!(!readings("a/10:15:301/b.c:3:x").next().unwrap().in_time);
+        assert!(!readings("a/10:15:3/b.c:3:x").next().unwrap().in_time);
     }
 }

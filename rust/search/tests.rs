@@ -740,6 +740,20 @@ fn issue_11_1_a_name_with_dash_digits_dash_is_one_file() {
     }
 }
 
+/// Issue 11, defect 2: a time in a file name (`logs/10:15:30.log`) is not where its path ends.
+#[test]
+fn issue_11_2_a_name_holding_a_time_is_one_file() {
+    let names = ["logs/10:00:01.log", "logs/10:15:30.log", "run/23:59:59/out"];
+    let input: String = names.iter().map(|n| rows_of(n, 1, 30, |_| true)).collect();
+    let single = "logs/12:34:56.log:3:x\n";
+    let truth: Vec<(String, u64)> = names
+        .iter()
+        .map(|n| ((*n).to_owned(), 30))
+        .chain([("logs/12:34:56.log".to_owned(), 1)])
+        .collect();
+    assert_eq!(parsed_files(&read_all(&(input + single), 100)), truth);
+}
+
 /// Issue 11, defect 4: a first line that may be a `--heading` path is a row when a `--` follows.
 #[test]
 fn issue_11_4_a_first_row_followed_by_a_separator_is_counted() {
