@@ -113,6 +113,8 @@ def check_map(out: str, truth: dict[str, int]) -> None:
     named: dict[str, int] = {}
     dirs: list[tuple[str, int, int]] = []
     direct: list[tuple[str, int, int]] = []
+    # Files past the planner's caps whose path shares no directory with the listed ones.
+    elsewhere: list[tuple[int, int]] = []
     shown_matches = 0
     rows_under: int | None = None
     for line in out.splitlines():
@@ -127,6 +129,8 @@ def check_map(out: str, truth: dict[str, int]) -> None:
         elif m := _DIRECT.match(line):
             label = "" if m[1] in ("(top level)", prefix) else m[1]
             direct.append((label, number(m[3]), number(m[4])))
+        elif (m := _DIR.match(line)) and m[1] == "other directories":
+            elsewhere.append((number(m[3]), number(m[4])))
         elif m := _DIR.match(line):
             label = "" if m[1] in ("all files", prefix) else m[1]
             dirs.append((label, number(m[3]), number(m[4])))
@@ -146,14 +150,19 @@ def check_map(out: str, truth: dict[str, int]) -> None:
         accounted = [p for p in inside if p in named]
         nested = [(f, m) for d, f, m in dirs if d != label and d.startswith(label)]
         nested += [(f, m) for d, f, m in direct if d.startswith(label)]
+        nested += elsewhere if not label else []
         assert files == len(inside) - len(accounted) - sum(f for f, _ in nested), f"files under {label!r}"
         assert matches == sum(shown[p] for p in inside) - sum(named[p] for p in accounted) - sum(
             m for _, m in nested
         ), f"matches under {label!r}\n{out}"
+    # Every other line is checked, so with the totals this checks the `other directories` line.
     for path in shown:
-        assert path in named or any(path.startswith(d) for d, _, _ in dirs + direct), f"{path} is not accounted for"
-    assert len(named) + sum(f for _, f, _ in dirs + direct) == len(truth)
-    assert sum(named.values()) + sum(m for _, _, m in dirs + direct) == sum(truth.values())
+        accounted = path in named or any(path.startswith(d) for d, _, _ in dirs + direct)
+        assert accounted or elsewhere, f"{path} is not accounted for"
+    assert len(named) + sum(f for _, f, _ in dirs + direct) + sum(f for f, _ in elsewhere) == len(truth)
+    assert sum(named.values()) + sum(m for _, _, m in dirs + direct) + sum(m for _, m in elsewhere) == sum(
+        truth.values()
+    )
     totals = _TOTALS.search(out)
     assert totals is not None, out
     assert number(totals[2]) == sum(truth.values())
@@ -270,16 +279,18 @@ def test_a_50_mb_match_line_is_cut_with_an_exact_marker() -> None:
 
 @given(
     files=st.integers(1025, 4000),
-    dirs=st.integers(1, 60),
+    dirs=st.one_of(st.integers(1, 60), st.integers(2000, 4000)),
     budget=st.integers(300, 3000),
     seed=st.integers(0, 2**32),
 )
 def test_files_past_the_table_cap_are_still_counted_exactly(files: int, dirs: int, budget: int, seed: int) -> None:
     """Issue 3: the planner's per-file table holds at most max(1,024, 4 x (budget/12 + 1)) files;
-    later files are counted by directory, and every printed number stays exact."""
+    later files are counted by directory, and every printed number stays exact. Issue 11: so
+    with more directories than the table holds totals for, some under a shared top and some not."""
     rng = random.Random(seed)
+    top = ["src/", "src/", "lib/", "{d}/"]
     # The number goes first: `10:15:30` and a number after it would no longer be a time.
-    tree = [f"src/{d}{rng.choice(DIRS)}/" + rng.choice(["", "sub/"]) for d in range(dirs)]
+    tree = [rng.choice(top).format(d=d) + f"{d}{rng.choice(DIRS)}/" + rng.choice(["", "sub/"]) for d in range(dirs)]
     listed: list[tuple[str, list[int]]] = []
     for i in range(files):
         path = f"{tree[i * dirs // files]}{i}{rng.choice(NAMES)}"
@@ -336,6 +347,14 @@ def test_issue_11_2_names_holding_a_time_are_not_split_at_it() -> None:
     files += [("logs/23:59:59/worker", [3, 4, 9])]
     out = check_search(render(files, "plain", 0, 12), files, 600)
     assert "logs/10 (" not in out
+
+
+def test_issue_11_3_directory_lines_count_files_whose_directory_found_no_room() -> None:
+    """20,000 files in 1,261 directories: at budget 2,000 the table holds 1,024 files and totals
+    for 1,024 more directories; a directory past both still counts in its parents' lines."""
+    files = [(f"d{i % 97}/s{i % 13}/f{i}.py", [1]) for i in range(20_000)]
+    out = check_search(render(files, "plain", 0, 13), files, 2000)
+    assert "\nd0/ (207 files, 207 matches)\n" in "\n" + out
 
 
 def test_issue_11_4_a_first_row_followed_by_a_separator_is_counted() -> None:

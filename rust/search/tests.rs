@@ -754,6 +754,25 @@ fn issue_11_2_a_name_holding_a_time_is_one_file() {
     assert_eq!(parsed_files(&read_all(&(input + single), 100)), truth);
 }
 
+/// Issue 11, defect 3: past the table's cap of files and of directory totals, a file's
+/// directory may find no room; its parents' lines still count it.
+#[test]
+fn issue_11_3_directory_lines_count_files_whose_directory_found_no_room() {
+    let mut input = String::new();
+    let mut truth = Vec::new();
+    for i in 0..20_000 {
+        let path = format!("d{}/s{}/f{i}.py", i % 97, i % 13);
+        _ = writeln!(input, "{path}:1:x");
+        truth.push((path, 1));
+    }
+    for budget in [300, 2000, 16_000] {
+        let text = run(&input, budget).plan.render();
+        check_map(&text, &truth);
+    }
+    let text = run(&input, 2000).plan.render();
+    assert!(text.starts_with("d0/ (207 files, 207 matches)\n"), "{text}");
+}
+
 /// Issue 11, defect 4: a first line that may be a `--heading` path is a row when a `--` follows.
 #[test]
 fn issue_11_4_a_first_row_followed_by_a_separator_is_counted() {
