@@ -791,3 +791,25 @@ fn issue_11_4_a_first_row_followed_by_a_separator_is_counted() {
         assert_eq!(planner.table.other_lines, 0, "{first:?}");
     }
 }
+
+/// Issue 11, defect 5: paths thousands of directories deep cost the roll-up no node per
+/// directory past its cap, and every count stays exact.
+#[test]
+fn issue_11_5_deep_paths_are_counted_exactly_past_the_tree_cap() {
+    let mut input = String::new();
+    let mut truth = Vec::new();
+    for f in 0..1500u64 {
+        let path = format!("r{}/{}f{f}.py", f % 40, format!("d{f}/").repeat(60));
+        for l in 1..=1 + f % 3 {
+            _ = writeln!(input, "{path}:{l}:x");
+        }
+        truth.push((path, 1 + f % 3));
+    }
+    for budget in [300, 4000, 16_000] {
+        let out = run(&input, budget);
+        let text = out.plan.render();
+        assert_eq!(out.plan.shape, Shape::Search);
+        assert!(char_count(&text) <= budget);
+        check_map(&text, &truth);
+    }
+}
