@@ -24,9 +24,10 @@ from test_stream import assert_every_path_agrees
 pytestmark = pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
 
 ROOTS = ["", "./", "/abs/with space/", "C:\\work\\", "/srv/v2:3/"]
-DIRS = ["src", "lib", "a-1-b", "v2:3", "2024-01-02", "pkg-7", "deep er", "x86_64"]
-NAMES = ["mod.rs", "a-12-b.py", "Makefile", "data-7.txt", "x.c", "v1:2.go"]
-WORDS = ["let", "x = d[1:2:3]", "-3-", "12:34:56", "é漢", "return None", ":", "a-1-b.py-2-", "\t"]
+# Names and texts that hold `-NN-`, `:NN:` and times, so that a line has several readings.
+DIRS = ["src", "lib", "a-1-b", "v2:3", "2024-01-02", "pkg-7", "deep er", "x86_64", "10:15:30"]
+NAMES = ["mod.rs", "a-12-b.py", "Makefile", "data-7.txt", "x.c", "v1:2.go", "step-1-deploy", "23:59:30.log"]
+WORDS = ["let", "x = d[1:2:3]", "-3-", "12:34:56", "é漢", "return None", ":", "a-1-b.py-2-", "\t", "b:2:x"]
 FORMATS = ["plain", "context", "column", "heading", "heading-context"]
 
 
@@ -112,6 +113,8 @@ def check_map(out: str, truth: dict[str, int]) -> None:
     named: dict[str, int] = {}
     dirs: list[tuple[str, int, int]] = []
     direct: list[tuple[str, int, int]] = []
+    # Files past the planner's caps whose path shares no directory with the listed ones.
+    elsewhere: list[tuple[int, int]] = []
     shown_matches = 0
     rows_under: int | None = None
     for line in out.splitlines():
@@ -126,6 +129,8 @@ def check_map(out: str, truth: dict[str, int]) -> None:
         elif m := _DIRECT.match(line):
             label = "" if m[1] in ("(top level)", prefix) else m[1]
             direct.append((label, number(m[3]), number(m[4])))
+        elif (m := _DIR.match(line)) and m[1] == "other directories":
+            elsewhere.append((number(m[3]), number(m[4])))
         elif m := _DIR.match(line):
             label = "" if m[1] in ("all files", prefix) else m[1]
             dirs.append((label, number(m[3]), number(m[4])))
@@ -145,14 +150,19 @@ def check_map(out: str, truth: dict[str, int]) -> None:
         accounted = [p for p in inside if p in named]
         nested = [(f, m) for d, f, m in dirs if d != label and d.startswith(label)]
         nested += [(f, m) for d, f, m in direct if d.startswith(label)]
+        nested += elsewhere if not label else []
         assert files == len(inside) - len(accounted) - sum(f for f, _ in nested), f"files under {label!r}"
         assert matches == sum(shown[p] for p in inside) - sum(named[p] for p in accounted) - sum(
             m for _, m in nested
         ), f"matches under {label!r}\n{out}"
+    # Every other line is checked, so with the totals this checks the `other directories` line.
     for path in shown:
-        assert path in named or any(path.startswith(d) for d, _, _ in dirs + direct), f"{path} is not accounted for"
-    assert len(named) + sum(f for _, f, _ in dirs + direct) == len(truth)
-    assert sum(named.values()) + sum(m for _, _, m in dirs + direct) == sum(truth.values())
+        accounted = path in named or any(path.startswith(d) for d, _, _ in dirs + direct)
+        assert accounted or elsewhere, f"{path} is not accounted for"
+    assert len(named) + sum(f for _, f, _ in dirs + direct) + sum(f for f, _ in elsewhere) == len(truth)
+    assert sum(named.values()) + sum(m for _, _, m in dirs + direct) + sum(m for _, m in elsewhere) == sum(
+        truth.values()
+    )
     totals = _TOTALS.search(out)
     assert totals is not None, out
     assert number(totals[2]) == sum(truth.values())
@@ -269,15 +279,18 @@ def test_a_50_mb_match_line_is_cut_with_an_exact_marker() -> None:
 
 @given(
     files=st.integers(1025, 4000),
-    dirs=st.integers(1, 60),
+    dirs=st.one_of(st.integers(1, 60), st.integers(2000, 4000)),
     budget=st.integers(300, 3000),
     seed=st.integers(0, 2**32),
 )
 def test_files_past_the_table_cap_are_still_counted_exactly(files: int, dirs: int, budget: int, seed: int) -> None:
     """Issue 3: the planner's per-file table holds at most max(1,024, 4 x (budget/12 + 1)) files;
-    later files are counted by directory, and every printed number stays exact."""
+    later files are counted by directory, and every printed number stays exact. Issue 11: so
+    with more directories than the table holds totals for, some under a shared top and some not."""
     rng = random.Random(seed)
-    tree = [f"src/{rng.choice(DIRS)}{d}/" + rng.choice(["", "sub/"]) for d in range(dirs)]
+    top = ["src/", "src/", "lib/", "{d}/"]
+    # The number goes first: `10:15:30` and a number after it would no longer be a time.
+    tree = [rng.choice(top).format(d=d) + f"{d}{rng.choice(DIRS)}/" + rng.choice(["", "sub/"]) for d in range(dirs)]
     listed: list[tuple[str, list[int]]] = []
     for i in range(files):
         path = f"{tree[i * dirs // files]}{i}{rng.choice(NAMES)}"
@@ -300,3 +313,54 @@ def test_a_directory_of_files_past_the_cap_is_listed_with_exact_totals() -> None
     result = shapeclip.compress_detailed(output.text, "grep", 1000)
     assert "\nb/c/ (3 files, 3 matches)\n" in result.text, result.text
     check_map(result.text, reference_counts(output))
+
+
+def check_search(text: str, files: list[tuple[str, list[int]]], budget: int) -> str:
+    """Compresses `text` as grep output and checks every printed number against `files`."""
+    result = shapeclip.compress_detailed(text, "grep", budget)
+    assert len(result.text) <= budget
+    assert result.shape == "search", result.text
+    truth = {path: len(matches) for path, matches in files}
+    if result.text.endswith("nothing omitted]"):
+        check_fold(result.text, truth)
+    else:
+        check_map(result.text, truth)
+    return result.text
+
+
+def test_issue_11_1_names_with_dash_digits_dash_keep_their_matches() -> None:
+    """`scripts/step-1-deploy:1:echo` also reads as a context row of `scripts/step` whose text is
+    `deploy:1:echo`; the rows after it decide, and they continue only the match reading."""
+    files = [(f"scripts/step-{i}-deploy", list(range(1, 41))) for i in (1, 2, 3)]
+    files += [(f"src/app{i}.py", list(range(1, 11))) for i in range(3)]
+    text = "".join(f"scripts/step-{i}-deploy:{j}:echo\n" for i in (1, 2, 3) for j in range(1, 41))
+    text += "".join(f"src/app{i}.py:{j}:deploy()\n" for i in range(3) for j in range(1, 11))
+    out = check_search(text, files, 600)
+    assert "150 matched lines omitted; 6 files]" in out, out
+    # The same names with context rows, and row texts that quote other rows.
+    spread = [(path, matches[::4]) for path, matches in files]
+    check_search(render(spread, "context", 1, 11), spread, 600)
+
+
+def test_issue_11_2_names_holding_a_time_are_not_split_at_it() -> None:
+    files = [(f"logs/10:{m:02}:0{s}.log", list(range(1, 61))) for m in (0, 15) for s in range(3)]
+    files += [("logs/23:59:59/worker", [3, 4, 9])]
+    out = check_search(render(files, "plain", 0, 12), files, 600)
+    assert "logs/10 (" not in out
+
+
+def test_issue_11_3_directory_lines_count_files_whose_directory_found_no_room() -> None:
+    """20,000 files in 1,261 directories: at budget 2,000 the table holds 1,024 files and totals
+    for 1,024 more directories; a directory past both still counts in its parents' lines."""
+    files = [(f"d{i % 97}/s{i % 13}/f{i}.py", [1]) for i in range(20_000)]
+    out = check_search(render(files, "plain", 0, 13), files, 2000)
+    assert "\nd0/ (207 files, 207 matches)\n" in "\n" + out
+
+
+def test_issue_11_4_a_first_row_followed_by_a_separator_is_counted() -> None:
+    """A first line after nothing may be a `--heading` path, but a `--` after it says it was not."""
+    files = [("Makefile", [3])] + [(f"src/f{i}.py", list(range(1, 11))) for i in range(30)]
+    text = "Makefile:3:é\n--\n" + render(files[1:], "plain", 0, 14)
+    out = check_search(text, files, 600)
+    assert "of 301 matched lines omitted" in out, out
+    assert "31 files" in out, out

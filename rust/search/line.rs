@@ -3,10 +3,15 @@
 //! grep and ripgrep print `path:NN:text` for a match and `path-NN-text` for a context line
 //! (`-C`); `--column` and vimgrep add `CC:` after the line number, which this parser leaves in
 //! the row's text. ripgrep's `--heading` prints the path once on a line of its own and then bare
-//! `NN:text` / `NN-text` rows. A path may itself hold `-`, `:` and digits, so the parser first
-//! tries the path of the file it is already in (grep prints a file's rows together), and only
-//! then looks for the leftmost plausible separator. The path must look like a path: a time
-//! (`12:34:56`), a log prefix (`ERROR:42:`) or a URL must not make prose look like search output.
+//! `NN:text` / `NN-text` rows. A path may itself hold `-`, `:` and digits (`step-1-deploy`,
+//! `10:15:30.log`), so one line can have several readings ([`super::path`]), and the rows
+//! around it decide: tools print a file's rows together and in increasing line order, so a row
+//! that continues the previous row's file is that file's ([`Previous`]), and a row whose path
+//! is not sure is read by the line after it ([`continued_reading`]). The path must look like a
+//! path: a time (`12:34:56`), a log prefix (`ERROR:42:`) or a URL must not make prose look like
+//! search output.
+
+use super::path::{Choice, choose, looks_like_path, readings};
 
 /// Bytes of a line searched for the separator after the path; longer paths are not believed.
 pub const MAX_PATH_BYTES: usize = 4096;
@@ -18,69 +23,58 @@ pub struct RowParse {
     pub path_len: usize,
     /// Byte where the row's own text (`NN:text`) starts: after the path and its separator.
     pub row_start: usize,
+    /// Byte where the text after the line number and its separator starts.
+    pub text_start: usize,
     /// `:` after the line number (a match), not `-` (a context line).
     pub is_match: bool,
     /// The line number the tool printed.
     pub line_no: u64,
-    /// The path's end is sure: it is the current file's path, a match's (`:NN:`), or a file
-    /// name with an extension. A context row without one may belong to the next match's file.
+    /// The path's end is sure: it continues the previous row's file, or it is a file name with
+    /// an extension and nothing plausible came before it. Otherwise the rows around it decide.
     pub certain: bool,
-    /// The path is the `current` one given to [`parse_path_row`], so no lookup is needed.
+    /// The path is the one of the [`Previous`] row given to [`parse_path_row`], so no lookup is
+    /// needed.
     pub is_current: bool,
 }
 
-/// Finds `NN:` or `NN-` (the separator `sep`, when given) at the start of `s`: the number of
-/// digits and whether the separator was `:`.
-fn digits_then(s: &[u8], sep: Option<u8>) -> Option<(usize, bool)> {
-    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
-    // More than 19 digits would overflow and is no line number anyway.
-    if digits == 0 || digits > 19 {
+/// Parses `NN:` or `NN-` (the separator `sep`, when given) at the start of `s`: the number, the
+/// bytes it took with its separator, and whether the separator was `:`. grep and ripgrep number
+/// lines from 1 and print no leading zeros, so `00:` or `05:` (the minutes of a time in a file
+/// name) is no line number.
+#[allow(
+    clippy::inline_always,
+    reason = "it runs once per row of a flood; called out of line it took 7% of the planner's time"
+)]
+#[inline(always)]
+fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, usize, bool)> {
+    if s.first() == Some(&b'0') {
         return None;
+    }
+    let (mut n, mut digits) = (0u64, 0);
+    while let Some(d) = s.get(digits).filter(|d| d.is_ascii_digit()) {
+        // More than 19 digits would overflow and is no line number anyway.
+        if digits == 19 {
+            return None;
+        }
+        n = n * 10 + u64::from(d - b'0');
+        digits += 1;
     }
     let next = *s.get(digits)?;
     let ok = match sep {
         Some(want) => next == want,
         None => next == b':' || next == b'-',
     };
-    ok.then_some((digits, next == b':'))
-}
-
-/// Parses `NN:` or `NN-` at the start of `s`: the number and whether the separator was `:`.
-fn number_then(s: &[u8], sep: Option<u8>) -> Option<(u64, bool)> {
-    let (digits, is_match) = digits_then(s, sep)?;
-    let mut n = 0u64;
-    for &d in &s[..digits] {
-        n = n * 10 + u64::from(d - b'0');
-    }
-    Some((n, is_match))
-}
-
-/// The counting path's parse of a row whose path (`path_len` bytes, 0 under a heading) is
-/// known: whether it is a match, and where the text after its `NN:` or `NN-` starts. Accepts
-/// exactly the rows [`row_after`] (or [`parse_bare_row`] when `path_len` is 0) accepts, without
-/// computing the line number.
-#[must_use]
-pub fn run_row(line: &[u8], path_len: usize) -> Option<(bool, usize)> {
-    let (s, sep) = if path_len == 0 {
-        (line, None)
-    } else {
-        let sep = *line.get(path_len)?;
-        if sep != b':' && sep != b'-' {
-            return None;
-        }
-        (&line[path_len + 1..], Some(sep))
-    };
-    let (digits, is_match) = digits_then(s, sep)?;
-    Some((is_match, line.len() - s.len() + digits + 1))
+    (digits > 0 && ok).then_some((n, digits + 1, next == b':'))
 }
 
 /// A bare row under a `--heading` path: `NN:text` (match) or `NN-text` (context).
 #[must_use]
 pub fn parse_bare_row(line: &[u8]) -> Option<RowParse> {
-    let (line_no, is_match) = number_then(line, None)?;
+    let (line_no, len, is_match) = number_then(line, None)?;
     Some(RowParse {
         path_len: 0,
         row_start: 0,
+        text_start: len,
         is_match,
         line_no,
         certain: true,
@@ -95,10 +89,11 @@ pub fn row_after(line: &[u8], path_len: usize) -> Option<RowParse> {
     if sep != b':' && sep != b'-' {
         return None;
     }
-    let (line_no, is_match) = number_then(&line[path_len + 1..], Some(sep))?;
+    let (line_no, len, is_match) = number_then(&line[path_len + 1..], Some(sep))?;
     Some(RowParse {
         path_len,
         row_start: path_len + 1,
+        text_start: path_len + 1 + len,
         is_match,
         line_no,
         certain: true,
@@ -106,125 +101,86 @@ pub fn row_after(line: &[u8], path_len: usize) -> Option<RowParse> {
     })
 }
 
-/// A `path:NN:text` or `path-NN-text` row. `current` is the path of the file being read, which
-/// wins when the line starts with it: that is how a path holding `-12-` is told from a context
-/// line.
-#[must_use]
-pub fn parse_path_row(line: &str, current: Option<&str>) -> Option<RowParse> {
-    let bytes = line.as_bytes();
-    if let Some(path) = current {
-        if !path.is_empty() && bytes.starts_with(path.as_bytes()) {
-            if let Some(row) = row_after(bytes, path.len()) {
-                return Some(RowParse {
-                    is_current: true,
-                    ..row
-                });
-            }
-        }
-    }
-    let head = &bytes[..bytes.len().min(MAX_PATH_BYTES)];
-    // Candidates are ranked: a path ending in a file name with an extension beats a bare one
-    // (`a-1-b.c-7-x` also has a `-1-`), a path without spaces beats one with (the text of
-    // `Makefile-7-d[1:2:3]` has a `:2:`), and a match beats a context row; the leftmost of the
-    // best rank wins. Only the first rank is sure, and only when nothing plausible came before
-    // it: in `Makefile:3:see a.py-2-x` the match's text quotes another search result.
-    let mut best: Option<(u8, RowParse)> = None;
-    let mut previous = None;
-    for at in memchr::memchr2_iter(b':', b'-', head) {
-        if at == 0 {
-            continue;
-        }
-        let Some(row) = row_after(bytes, at) else {
-            continue;
-        };
-        let path = &line[..at];
-        let earlier = previous.replace(at);
-        if !looks_like_path(path) {
-            continue;
-        }
-        let spaced = path.contains(' ');
-        // `Makefile-1-12:34:56` is a context row whose text holds a time, not a file name
-        // holding `-1-`: an earlier candidate inside the last component demotes this one.
-        let name_start = path.rfind(['/', '\\']).map_or(0, |i| i + 1);
-        let split_name = earlier.is_some_and(|e| e >= name_start);
-        let rank = match (has_extension(path), spaced, row.is_match) {
-            (true, false, is_match) => {
-                return match best {
-                    Some((1, first)) => Some(RowParse {
-                        certain: false,
-                        ..first
-                    }),
-                    // `Makefile-1-a.py-2-x`: the next match tells which path this context has.
-                    Some(_) if !is_match => Some(RowParse {
-                        certain: false,
-                        ..row
-                    }),
-                    _ => Some(row),
-                };
-            }
-            (false, false, true) if !split_name => 1,
-            (true, true, _) => 2,
-            (false, false, false) => 3,
-            (false, true, _) => 4,
-            (false, false, true) => 5,
-        };
-        if best.is_none_or(|(r, _)| rank < r) {
-            best = Some((rank, row));
-        }
-    }
-    best.map(|(_, row)| RowParse {
-        certain: false,
-        ..row
-    })
+/// The row before a line: its file's path and line number, and whether a `--` came between.
+#[derive(Debug, Clone, Copy)]
+pub struct Previous<'a> {
+    pub path: &'a str,
+    pub line_no: u64,
+    pub separated: bool,
 }
 
-/// The last component of `path` ends in `.ext`, a short run of letters and digits.
-fn has_extension(path: &str) -> bool {
-    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    match name.rfind('.') {
-        Some(dot) if dot > 0 || name.len() > 1 => {
-            let ext = &name[dot + 1..];
-            (1..=10).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+impl Previous<'_> {
+    /// Whether a row of the same file can come next. grep and ripgrep print a file's rows
+    /// together and in increasing line order; a context line is printed only next to the rows
+    /// of its group, so it is the line after the previous row, and a `--` stands where the line
+    /// numbers jump, so the row after one skips at least a line.
+    #[must_use]
+    pub fn continues(&self, row: &RowParse) -> bool {
+        if self.separated {
+            row.line_no > self.line_no + 1
+        } else if row.is_match {
+            row.line_no > self.line_no
+        } else {
+            row.line_no == self.line_no + 1
         }
-        _ => false,
+    }
+
+    /// The row of `line` after this path, if it continues this file.
+    #[must_use]
+    pub fn row_of(&self, line: &[u8]) -> Option<RowParse> {
+        if self.path.is_empty() || !line.starts_with(self.path.as_bytes()) {
+            return None;
+        }
+        row_after(line, self.path.len()).filter(|row| self.continues(row))
     }
 }
 
-/// Whether `s` is believable as a file path printed by a search tool.
-///
-/// A path with a separator (`/` or `\`) may hold spaces; a bare name may not, and must not be a
-/// number or time (`12`, `12:34`), nor an all-capitals word such as a log level (`ERROR`,
-/// `WARN`) or an error code. Leading or trailing whitespace, control characters, brackets and
-/// quotes that open log prefixes, and URLs are refused.
+/// A `path:NN:text` or `path-NN-text` row. A row that continues the `previous` one's file is
+/// that file's (that is how a path holding `-12-` is told from a context line); otherwise the
+/// choice among its readings ([`choose`]), not `certain` unless it is sure.
 #[must_use]
-pub fn looks_like_path(s: &str) -> bool {
-    let bytes = s.as_bytes();
-    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
-        return false;
-    };
-    if bytes.len() > MAX_PATH_BYTES
-        || first.is_ascii_whitespace()
-        || last.is_ascii_whitespace()
-        || matches!(
-            first,
-            b'[' | b'(' | b'<' | b'{' | b'"' | b'\'' | b'#' | b'*'
-        )
-        || bytes.iter().any(|&b| b < 0x20 || b == 0x7f)
-        || memchr::memmem::find(bytes, b"://").is_some()
-    {
-        return false;
+pub fn parse_path_row(line: &str, previous: Option<Previous<'_>>) -> Option<Choice> {
+    if let Some(row) = previous.and_then(|p| p.row_of(line.as_bytes())) {
+        let best = RowParse {
+            is_current: true,
+            ..row
+        };
+        return Some(Choice {
+            best,
+            first_match: None,
+        });
     }
-    if bytes.iter().any(|&b| b == b'/' || b == b'\\') {
-        return true;
-    }
-    if bytes.contains(&b' ') {
-        return false;
-    }
-    if has_extension(s) && bytes.iter().any(u8::is_ascii_alphabetic) {
-        return true;
-    }
-    // A bare name: it needs a lowercase letter (not a number, a time or an upper-case code).
-    bytes.iter().any(u8::is_ascii_lowercase)
+    choose(readings(line))
+}
+
+/// The reading of `held` (a line whose path was not sure) that the line after it, `next`,
+/// continues, if any. In `a-1-b:2:x` then `a-1-b:3:y`, the second line continues the match of
+/// `a-1-b` (line 2, then 3) but not the context row of `a` (line 1, then 1 again). Two
+/// readings cannot both be continued: the shorter path's line number is in the longer one, so
+/// `next` repeats it.
+#[must_use]
+pub fn continued_reading(held: &str, next: &str) -> Option<RowParse> {
+    let common = held
+        .bytes()
+        .zip(next.bytes())
+        .take(MAX_PATH_BYTES)
+        .take_while(|(a, b)| a == b)
+        .count();
+    readings(held)
+        .map(|r| r.row)
+        .take_while(|row| row.path_len <= common)
+        .find(|row| {
+            let previous = Previous {
+                path: &held[..row.path_len],
+                line_no: row.line_no,
+                separated: false,
+            };
+            previous.row_of(next.as_bytes()).is_some()
+        })
+        .map(|row| RowParse {
+            certain: true,
+            ..row
+        })
 }
 
 /// Severities that open a compiler's or linter's message (GNU's `file:line: severity: text`).
@@ -271,7 +227,7 @@ fn after_number(s: &[u8]) -> Option<&[u8]> {
 #[must_use]
 pub fn looks_like_heading(line: &str) -> bool {
     let path = line.strip_suffix('\r').unwrap_or(line);
-    looks_like_path(path) && path.len() <= MAX_PATH_BYTES && !path.ends_with(':')
+    path.len() <= MAX_PATH_BYTES && looks_like_path(path) && !path.ends_with(':')
 }
 
 #[cfg(test)]
@@ -279,7 +235,7 @@ mod tests {
     use super::*;
 
     fn path_of(line: &str) -> Option<(&str, bool, u64, &str)> {
-        let row = parse_path_row(line, None)?;
+        let row = parse_path_row(line, None)?.best;
         Some((
             &line[..row.path_len],
             row.is_match,
@@ -335,7 +291,12 @@ mod tests {
             Some(("My Docs/v2:1/notes.txt", true, 4, "4:hi"))
         );
         // The file being read decides where a path with `-12-` in it ends.
-        let row = parse_path_row("x-12-y-3-ctx", Some("x-12-y")).unwrap();
+        let previous = Previous {
+            path: "x-12-y",
+            line_no: 2,
+            separated: false,
+        };
+        let row = parse_path_row("x-12-y-3-ctx", Some(previous)).unwrap().best;
         assert_eq!((row.path_len, row.line_no, row.is_match), (6, 3, false));
     }
 
@@ -416,6 +377,76 @@ mod tests {
         ] {
             assert!(!is_diagnostic(text.as_bytes()), "{text}");
         }
+    }
+
+    #[test]
+    fn line_numbers_have_no_leading_zeros() {
+        assert_eq!(
+            path_of("logs/10:00:01.log:3:x").map(|r| r.0),
+            Some("logs/10:00:01.log")
+        );
+        assert_eq!(parse_bare_row(b"0:x"), None);
+        assert_eq!(parse_bare_row(b"07-x"), None);
+        assert_eq!(path_of("a.py:0:x"), None);
+    }
+
+    #[test]
+    fn the_next_line_decides_an_unsure_path() {
+        let continued = |held, next| continued_reading(held, next).map(|r| &held[..r.path_len]);
+        assert_eq!(continued("a-1-b:2:x", "a-1-b:3:y"), Some("a-1-b"));
+        assert_eq!(continued("a-1-b-3-x", "a-1-b:4:y"), Some("a-1-b"));
+        assert_eq!(
+            continued("Makefile-1-12:34:56", "Makefile:2:x"),
+            Some("Makefile")
+        );
+        assert_eq!(
+            continued("logs/10:15:30.log:3:x", "logs/10:15:30.log:4:y"),
+            Some("logs/10:15:30.log")
+        );
+        // A context line is the line after the row before it; a match may skip lines.
+        assert_eq!(continued("a-1-b-3-x", "a-1-b-5-y"), None);
+        assert_eq!(continued("a-1-b:3:x", "a-1-b:9:y"), Some("a-1-b"));
+        assert_eq!(continued("a-1-b:3:x", "c.py:4:y"), None);
+    }
+
+    #[test]
+    fn a_line_alone_is_its_leftmost_match() {
+        let alone = |line, heading| {
+            let row = parse_path_row(line, None)?.alone(heading)?;
+            Some(&line[..row.path_len])
+        };
+        assert_eq!(
+            alone("scripts/step-1-deploy:1:echo", false),
+            Some("scripts/step-1-deploy")
+        );
+        assert_eq!(
+            alone("s/8step-1-deploy:1:x = d[1:2:3] b:2:x", true),
+            Some("s/8step-1-deploy")
+        );
+        assert_eq!(alone("bin/run:7:see x.py:12:y", false), Some("bin/run"));
+        assert_eq!(
+            alone("logs/10:15:30.log:3:x", false),
+            Some("logs/10:15:30.log")
+        );
+        // Only context readings: a row unless it may be a `--heading` path.
+        assert_eq!(alone("lib/a-1-b/Makefile", false), Some("lib/a"));
+        assert_eq!(alone("lib/a-1-b/Makefile", true), None);
+    }
+
+    #[test]
+    fn a_row_continues_the_previous_file_in_line_order() {
+        let previous = |separated| Previous {
+            path: "a",
+            line_no: 5,
+            separated,
+        };
+        let row = |line: &str, separated| previous(separated).row_of(line.as_bytes());
+        assert!(row("a:6:x", false).is_some() && row("a-6-x", false).is_some());
+        assert!(row("a:9:x", false).is_some() && row("a-9-x", false).is_none());
+        // `a-1-b` is another file: grep prints a file's rows in increasing line order.
+        assert!(row("a-1-b:2:x", false).is_none());
+        // After a `--` the line numbers jump.
+        assert!(row("a-6-x", true).is_none() && row("a-7-x", true).is_some());
     }
 
     #[test]

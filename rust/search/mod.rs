@@ -8,6 +8,7 @@
 //! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts.
 
 pub mod line;
+mod path;
 pub mod plan;
 mod rollup;
 pub mod table;
@@ -15,9 +16,10 @@ pub mod table;
 use crate::engine::sink::{Block, Sink};
 use crate::text::{byte_at_char, char_count};
 use line::{
-    RowParse, is_diagnostic, is_diagnostic_after_number, looks_like_heading, parse_bare_row,
-    parse_path_row, run_row,
+    Previous, RowParse, continued_reading, is_diagnostic, is_diagnostic_after_number,
+    looks_like_heading, parse_bare_row, parse_path_row,
 };
+use path::Choice;
 use table::{FileTable, Other, ROW_CHARS_SHOWN, Row, SPILLED};
 
 /// Lines that must parse as search output before the planner believes it.
@@ -31,18 +33,6 @@ pub const MIN_SEARCH_PERCENT: u64 = 75;
 /// log or file then costs this planner nothing.
 pub const DECIDE_AFTER: u64 = 4096;
 
-/// Context rows held back at most while waiting for the match that tells their path.
-const MAX_DEFERRED: usize = 64;
-
-/// A context row whose path is unsure (`a-1-b-7-text`), held until the next line: a match row
-/// of the same file tells where its path ends.
-#[derive(Debug)]
-struct Deferred {
-    line: String,
-    input_line: u64,
-    terminated: bool,
-}
-
 /// Where the rest of a line that arrives in pieces goes.
 #[derive(Debug, Clone, Copy)]
 enum OpenLine {
@@ -53,18 +43,29 @@ enum OpenLine {
         row: usize,
     },
     Other(usize),
-    /// A possible heading; its text is capped, so only its length grows.
-    Pending,
 }
 
-/// A line that may be a `--heading` path, waiting for the row that would confirm it.
+/// A whole line whose reading the line after it decides: a row whose path is not sure
+/// (`a-1-b:2:x` is a match of `a-1-b` or a context row of `a`), or a line that may be a
+/// `--heading` path, which only a bare row after it confirms.
 #[derive(Debug)]
-struct Pending {
+struct Held {
     text: String,
     input_line: u64,
-    chars: u64,
     terminated: bool,
+    /// How it reads as a path row, if it does.
+    choice: Option<Choice>,
+    may_be_heading: bool,
     files_before: usize,
+}
+
+/// The last row read, which the next row may continue ([`Previous`]).
+#[derive(Debug, Clone, Copy)]
+struct LastRow {
+    file: usize,
+    line_no: u64,
+    /// A `--` came after it.
+    separated: bool,
 }
 
 /// The judgement of the output's first [`DECIDE_AFTER`] non-empty lines.
@@ -90,12 +91,11 @@ pub struct SearchPlanner {
     prefix: Prefix,
     /// A `--` separator or a context row was seen, so gaps between rows get a `--`.
     pub(crate) context_mode: bool,
-    /// The file of the last row: the first candidate for the next row's path.
-    current: Option<usize>,
+    /// The last row: its file is the first candidate for the next row's path.
+    last: Option<LastRow>,
     /// The file whose `--heading` the bare rows below belong to.
     heading: Option<usize>,
-    pending: Option<Pending>,
-    deferred: Vec<Deferred>,
+    held: Option<Held>,
     after_blank: bool,
     open: OpenLine,
     /// A lower bound of the lossless fold's length; once over the budget, the fold is impossible.
@@ -114,10 +114,9 @@ impl SearchPlanner {
             diagnostic_rows: 0,
             prefix: Prefix::Reading,
             context_mode: false,
-            current: None,
+            last: None,
             heading: None,
-            pending: None,
-            deferred: Vec::new(),
+            held: None,
             after_blank: true,
             open: OpenLine::Dropped,
             fold_floor: 0,
@@ -150,9 +149,8 @@ impl SearchPlanner {
         if !self.shaped_so_far() {
             self.prefix = Prefix::Declined;
             self.table = FileTable::new(0);
-            self.deferred = Vec::new();
-            self.pending = None;
-            self.current = None;
+            self.held = None;
+            self.last = None;
             self.heading = None;
         }
     }
@@ -164,59 +162,67 @@ impl SearchPlanner {
     fn count_run(&mut self, text: &[u8], mut start: usize) -> (usize, u64) {
         if self.prefix != Prefix::SearchShaped
             || self.fold_possible
-            || !self.deferred.is_empty()
-            || self.pending.is_some()
+            || self.held.is_some()
             || !matches!(self.open, OpenLine::Dropped)
         {
             return (start, 0);
         }
-        let (file, bare) = match (self.heading, self.current) {
+        let (file, bare) = match (self.heading, self.last) {
             (Some(f), _) => (f, true),
-            (None, Some(f)) => (f, false),
+            (None, Some(last)) => (last.file, false),
             (None, None) => return (start, 0),
         };
         if !self.table.counts_only(file) {
             return (start, 0);
         }
-        let path = if bare {
-            &[][..]
-        } else {
-            self.table.entry(file).path.as_bytes()
+        let mut previous = Previous {
+            path: if bare {
+                ""
+            } else {
+                &self.table.entry(file).path
+            },
+            line_no: self.last.map_or(0, |last| last.line_no),
+            separated: self.last.is_some_and(|last| last.separated),
         };
         let (mut rows, mut matches, mut diagnostics) = (0u64, 0u64, 0u64);
         while let Some(rest) = text.get(start..) {
-            if !rest.starts_with(path) {
-                break;
-            }
-            let (Some((is_match, text)), Some(nl)) =
-                (run_row(rest, path.len()), memchr::memchr(b'\n', rest))
-            else {
+            let row = if bare {
+                parse_bare_row(rest)
+            } else {
+                previous.row_of(rest)
+            };
+            let (Some(row), Some(nl)) = (row, memchr::memchr(b'\n', rest)) else {
                 break;
             };
-            // `text <= nl`: the digits and their separator are not `'\n'`.
+            // `text_start <= nl`: the digits and their separator are not `'\n'`.
             rows += 1;
-            if is_match {
+            if row.is_match {
                 matches += 1;
-                diagnostics += u64::from(is_diagnostic_after_number(&rest[text..nl]));
+                diagnostics += u64::from(is_diagnostic_after_number(&rest[row.text_start..nl]));
             }
+            previous.line_no = row.line_no;
+            previous.separated = false;
             start += nl + 1;
         }
         if rows > 0 {
+            self.last = Some(LastRow {
+                file,
+                line_no: previous.line_no,
+                separated: false,
+            });
             self.search_lines += rows;
             self.nonempty_lines += rows;
             self.diagnostic_rows += diagnostics;
             self.context_mode |= rows > matches;
             self.after_blank = false;
-            self.current = Some(file);
             self.table.count_rows(file, matches, rows - matches);
         }
         (start, rows)
     }
 
-    /// Flushes a heading that no row confirmed; call once the input has ended.
+    /// Reads the line still held; call once the input has ended.
     pub fn end(&mut self) {
-        self.replay(None);
-        self.flush_pending();
+        self.release(None);
     }
 
     /// Adds `chars` to the fold's lower bound and gives the fold up once it cannot fit.
@@ -231,39 +237,22 @@ impl SearchPlanner {
         }
     }
 
-    fn flush_pending(&mut self) {
-        if let Some(p) = self.pending.take() {
-            self.grow_fold(p.chars + 1);
-            let other = Other {
-                chars: p.chars,
-                input_chars: p.chars + u64::from(p.terminated),
-                text: p.text,
-                input_line: p.input_line,
-                files_before: p.files_before,
-            };
-            self.table.other(other, self.fold_possible);
-        }
-    }
-
     /// One whole line, or the first piece of a long one (`open`), without its `'\n'`.
-    #[allow(
-        clippy::too_many_lines,
-        reason = "one decision per kind of line, in the order they must be tried"
-    )]
     fn line(&mut self, line: &str, input_line: u64, terminated: bool, open: bool) {
         self.open = OpenLine::Dropped;
         let bare = line.strip_suffix('\r').unwrap_or(line);
         if bare.bytes().all(|b| b.is_ascii_whitespace()) {
-            self.replay(None);
-            self.flush_pending();
+            self.release(None);
             self.heading = None;
             self.after_blank = true;
             return;
         }
         if bare == "--" {
-            self.replay(None);
-            self.flush_pending();
+            self.release(None);
             self.context_mode = true;
+            if let Some(last) = &mut self.last {
+                last.separated = true;
+            }
             return;
         }
         self.nonempty_lines += 1;
@@ -271,79 +260,120 @@ impl SearchPlanner {
         if line.as_bytes()[0].is_ascii_digit() {
             if let Some(row) = parse_bare_row(line.as_bytes()) {
                 if let Some(file) = self.heading {
-                    self.replay(None);
                     self.row(file, line, row, input_line, terminated, open);
                     return;
                 }
-                // `2024-01-02/x.c:3:y` reads as a bare row `2024-` too; a sure path row wins.
-                // So does a row of the held line's own path (`2024-01-02/a b/x.c:2:y` after
-                // `2024-01-02/a b/x.c:1:z`): both are rows of one file, not a heading and a row.
-                let current = self.current.map(|i| self.table.entry(i).path.as_str());
-                let path_row = parse_path_row(line, current).is_some_and(|r| {
-                    r.certain
-                        || self.pending.as_ref().is_some_and(|p| {
-                            parse_path_row(&p.text, Some(&line[..r.path_len]))
-                                .is_some_and(|held| held.is_current)
-                        })
-                });
-                if let Some(p) = self.pending.take_if(|_| !path_row) {
-                    self.replay(None);
-                    self.search_lines += 1;
-                    self.grow_fold(p.chars + 2);
-                    let file = self
-                        .table
-                        .file(p.text.strip_suffix('\r').unwrap_or(&p.text));
-                    self.heading = Some(file);
-                    self.row(file, line, row, input_line, terminated, open);
-                    return;
+                if let Some(held) = self.held.take_if(|h| h.may_be_heading) {
+                    if self.confirms_heading(&held.text, line) {
+                        self.search_lines += 1;
+                        self.grow_fold(char_count(&held.text) + 2);
+                        let path = held.text.strip_suffix('\r').unwrap_or(&held.text);
+                        let file = self.table.file(path);
+                        self.heading = Some(file);
+                        self.row(file, line, row, input_line, terminated, open);
+                        return;
+                    }
+                    self.held = Some(held);
                 }
             }
         }
-        let current = self.current.map(|i| self.table.entry(i).path.as_str());
-        if let Some(row) = parse_path_row(line, current) {
-            // After a blank line, `lib/a-1-b/Makefile` is a heading, not a row of `lib/a`.
-            if after_blank && !row.certain && self.heading.is_none() && looks_like_heading(line) {
-                self.hold_heading(line, input_line, terminated, open);
-                return;
+        self.release(Some(line));
+        if let Some(choice) = parse_path_row(line, self.previous()) {
+            if choice.best.certain {
+                self.path_row(line, choice.best, input_line, terminated, open);
+            } else if open {
+                // A line in pieces cannot wait for the next one.
+                let row = choice.alone(false).unwrap_or(choice.best);
+                self.path_row(line, row, input_line, terminated, open);
+            } else {
+                // After a blank line, `lib/a-1-b/Makefile` may be a heading, not a row of `lib/a`.
+                let may_be_heading =
+                    after_blank && self.heading.is_none() && looks_like_heading(line);
+                self.hold(line, input_line, terminated, Some(choice), may_be_heading);
             }
-            // A line held as a possible heading may instead be a context row of this file.
-            if let Some(p) = self.pending.take() {
-                let path = &line[..row.path_len];
-                if parse_path_row(&p.text, Some(path)).is_some() {
-                    self.deferred.push(Deferred {
-                        line: p.text,
-                        input_line: p.input_line,
-                        terminated: p.terminated,
-                    });
-                } else {
-                    self.pending = Some(p);
-                    self.flush_pending();
-                }
-            }
-            if !row.is_match
-                && !open
-                && (!row.certain || !self.deferred.is_empty())
-                && self.deferred.len() < MAX_DEFERRED
-            {
-                self.deferred.push(Deferred {
-                    line: line.to_owned(),
-                    input_line,
-                    terminated,
-                });
-                return;
-            }
-            self.replay(row.is_match.then(|| &line[..row.path_len]));
-            self.path_row(line, row, input_line, terminated, open);
             return;
         }
-        self.replay(None);
-        self.flush_pending();
-        if after_blank && self.heading.is_none() && looks_like_heading(line) {
-            self.hold_heading(line, input_line, terminated, open);
+        if after_blank && self.heading.is_none() && !open && looks_like_heading(line) {
+            self.hold(line, input_line, terminated, None, true);
             return;
         }
-        let chars = char_count(line);
         self.heading = None;
+        let files_before = self.table.files.len();
+        let i = self.other(line, input_line, terminated, files_before);
+        if open {
+            self.open = OpenLine::Other(i);
+        }
+    }
+
+    /// Whether a bare row (`line`) after a line that may be a `--heading` path confirms it.
+    /// `2024-01-02/x.c:3:y` reads as a bare row `2024-` too, but a sure path row wins; so does a
+    /// row that continues the held line (`2024-01-02/a b/x.c:2:y` after
+    /// `2024-01-02/a b/x.c:1:z`): both are rows of one file, not a heading and a row.
+    fn confirms_heading(&self, held: &str, line: &str) -> bool {
+        !parse_path_row(line, self.previous()).is_some_and(|choice| choice.best.certain)
+            && continued_reading(held, line).is_none()
+    }
+
+    /// The last row, which the next one may continue.
+    fn previous(&self) -> Option<Previous<'_>> {
+        self.last.map(|last| Previous {
+            path: &self.table.entry(last.file).path,
+            line_no: last.line_no,
+            separated: last.separated,
+        })
+    }
+
+    fn hold(
+        &mut self,
+        line: &str,
+        input_line: u64,
+        terminated: bool,
+        choice: Option<Choice>,
+        may_be_heading: bool,
+    ) {
+        self.heading = None;
+        self.held = Some(Held {
+            text: line.to_owned(),
+            input_line,
+            terminated,
+            choice,
+            may_be_heading,
+            files_before: self.table.files.len(),
+        });
+    }
+
+    /// Reads the held line, if any, now that the line after it is known: `next`, or `None` at
+    /// a blank line, a `--` or the end. It is the reading `next` continues, else the one it has
+    /// alone ([`Choice::alone`]), else a line that is not a search row.
+    fn release(&mut self, next: Option<&str>) {
+        let Some(held) = self.held.take() else {
+            return;
+        };
+        let row = next
+            .and_then(|next| continued_reading(&held.text, next))
+            .or_else(|| held.choice?.alone(held.may_be_heading));
+        match row {
+            Some(row) => self.path_row(&held.text, row, held.input_line, held.terminated, false),
+            None => {
+                self.other(
+                    &held.text,
+                    held.input_line,
+                    held.terminated,
+                    held.files_before,
+                );
+            }
+        }
+    }
+
+    /// Counts and keeps a line that is not a search row; returns where it is kept.
+    fn other(
+        &mut self,
+        line: &str,
+        input_line: u64,
+        terminated: bool,
+        files_before: usize,
+    ) -> usize {
+        let chars = char_count(line);
         self.grow_fold(chars + 1);
         let kept = if self.fold_possible {
             line
@@ -355,45 +385,9 @@ impl SearchPlanner {
             chars,
             input_line,
             input_chars: chars + u64::from(terminated),
-            files_before: self.table.files.len(),
+            files_before,
         };
-        let i = self.table.other(other, self.fold_possible);
-        if open {
-            self.open = OpenLine::Other(i);
-        }
-    }
-
-    /// Holds a line that may be a `--heading` path until the next line tells.
-    fn hold_heading(&mut self, line: &str, input_line: u64, terminated: bool, open: bool) {
-        self.pending = Some(Pending {
-            text: line.to_owned(),
-            input_line,
-            chars: char_count(line),
-            terminated,
-            files_before: self.table.files.len(),
-        });
-        if open {
-            self.open = OpenLine::Pending;
-        }
-    }
-
-    /// Handles the held-back context rows, parsed against `path` (the match that follows them)
-    /// when given, else against the current file.
-    fn replay(&mut self, path: Option<&str>) {
-        if self.deferred.is_empty() {
-            return;
-        }
-        for d in std::mem::take(&mut self.deferred) {
-            let current = path.or(self.current.map(|i| self.table.entry(i).path.as_str()));
-            if let Some(row) = parse_path_row(&d.line, current) {
-                // `is_current` is about `path` here, which may not be the current file.
-                let row = RowParse {
-                    is_current: row.is_current && path.is_none(),
-                    ..row
-                };
-                self.path_row(&d.line, row, d.input_line, d.terminated, false);
-            }
-        }
+        self.table.other(other, self.fold_possible)
     }
 
     /// A `path:NN:text` or `path-NN-text` row.
@@ -405,11 +399,10 @@ impl SearchPlanner {
         terminated: bool,
         open: bool,
     ) {
-        self.flush_pending();
         self.heading = None;
         let path = &line[..row.path_len];
-        let file = match self.current {
-            Some(i) if row.is_current => i,
+        let file = match self.last {
+            Some(last) if row.is_current => last.file,
             _ => {
                 let known = self.table.file_count();
                 let i = self.table.file(path);
@@ -432,7 +425,11 @@ impl SearchPlanner {
         open: bool,
     ) {
         self.search_lines += 1;
-        self.current = Some(file);
+        self.last = Some(LastRow {
+            file,
+            line_no: row.line_no,
+            separated: false,
+        });
         self.context_mode |= !row.is_match;
         if row.is_match && is_diagnostic(&line.as_bytes()[row.row_start..]) {
             self.diagnostic_rows += 1;
@@ -473,12 +470,6 @@ impl SearchPlanner {
         let chars = char_count(piece);
         match self.open {
             OpenLine::Dropped => {}
-            OpenLine::Pending => {
-                if let Some(p) = &mut self.pending {
-                    p.chars += chars;
-                    p.terminated = terminated;
-                }
-            }
             OpenLine::Other(i) => {
                 self.grow_fold(chars);
                 if let Some(other) = self.table.others.get_mut(i) {

@@ -115,12 +115,17 @@ fn shown_len(chars: u64) -> u64 {
 }
 
 /// The longest leading directory all paths share (`./`, `/home/x/`, or ""), those of the
-/// directories of files past the table's cap included.
+/// directories of files past the table's cap included. Files counted in `other_dirs` share no
+/// directory with the others.
 fn common_dir(table: &FileTable) -> &str {
+    if table.other_dirs.0 > 0 {
+        return "";
+    }
     let first = table.files[0].path.as_str();
     let mut len = first.len();
     let paths = table.files[1..].iter().map(|f| f.path.as_str());
-    for path in paths.chain(table.dirs.iter().map(|d| d.dir.as_str())) {
+    let dirs = table.dirs.iter().chain(&table.unlisted);
+    for path in paths.chain(dirs.map(|d| d.dir.as_str())) {
         len = first.as_bytes()[..len]
             .iter()
             .zip(path.as_bytes())

@@ -10,7 +10,9 @@
 //!
 //! Files past the table's cap have no entries, only their directory's totals: each such
 //! directory is one more child that cannot be broken down (`dir/ (N files directly inside, M
-//! matches)`), and the files whose directory found no room either are one last top-level line.
+//! matches)`). Files whose directory found no room either are counted in a directory of their
+//! path that the tree has anyway, where they stay in its "other files" line, or, sharing none,
+//! are one last top-level line. The tree's own directories are capped the same way.
 
 use std::collections::HashMap;
 
@@ -24,27 +26,20 @@ enum Node {
     File(usize),
     /// The table's directory totals `k` (files past the cap directly in that directory).
     Spilled(usize),
-    /// Files past the cap whose directory has no totals of its own.
+    /// Files past the cap whose path shares no directory with the tree.
     OtherDirs,
 }
 
-/// Where a directory's printed name comes from.
-#[derive(Debug, Clone, Copy)]
-enum Label {
-    Root,
-    /// A prefix of this file's shown path, `end` bytes long.
-    File(usize, usize),
-    /// A prefix of this spilled directory's shown name.
-    Spilled(usize, usize),
-}
-
 #[derive(Debug)]
-struct Dir {
-    label: Label,
+struct Dir<'a> {
+    label: &'a str,
     files: u64,
     matches: u64,
     children: Vec<Node>,
-    /// `rest[j]`: files and matches in `children[j..]`.
+    /// Files and matches in it or below it that no child stands for: files past the cap whose
+    /// directory has no totals (see `FileTable::unlisted`). They are always in its rest line.
+    unlisted: (u64, u64),
+    /// `rest[j]`: files and matches in `children[j..]`, and the unlisted ones.
     rest: Vec<(u64, u64)>,
 }
 
@@ -67,92 +62,120 @@ pub fn file_line(path: &str, matches: u64) -> String {
     format!("{path} ({})\n", plural(matches, "match", "matches"))
 }
 
-/// Walks `shown`'s directories from the root, creating the missing ones (labelled by
-/// `label(end of the name)`), adds `(files, matches)` to each on the way, and returns the
-/// innermost directory.
-fn descend<'a>(
-    dirs: &mut Vec<Dir>,
-    by_name: &mut HashMap<(usize, &'a str), usize, FastHash>,
-    shown: &'a str,
-    (files, matches): (u64, u64),
-    label: impl Fn(usize) -> Label,
-) -> usize {
-    let mut dir = 0;
-    dirs[0].files += files;
-    dirs[0].matches += matches;
-    let mut start = 0;
-    for sep in memchr::memchr2_iter(b'/', b'\\', shown.as_bytes()) {
-        // The name keeps its separator: `/x` and `\x` are different directories.
-        let name = &shown[start..=sep];
-        start = sep + 1;
-        let next = *by_name.entry((dir, name)).or_insert_with(|| {
-            dirs.push(Dir {
-                label: label(sep + 1),
-                files: 0,
-                matches: 0,
-                children: Vec::new(),
-                rest: Vec::new(),
-            });
-            let new = dirs.len() - 1;
-            dirs[dir].children.push(Node::Dir(new));
-            new
-        });
-        dir = next;
-        dirs[dir].files += files;
-        dirs[dir].matches += matches;
+/// Directories the tree holds at least, and per path of the table (see [`Builder`]).
+const MIN_TREE_DIRS: usize = 1 << 16;
+const TREE_DIRS_PER_PATH: usize = 8;
+
+/// Builds the tree's directories. There is one for every directory of every path, as long as
+/// fewer than a cap exist; the cap is far above the directories of real trees, and keeps a
+/// table of paths thousands of directories deep from costing a node per directory each. Past
+/// it, a path stops at its deepest directory that exists, and is counted there as unlisted.
+struct Builder<'a> {
+    dirs: Vec<Dir<'a>>,
+    /// Looked up only; the children vectors keep first-seen order.
+    by_name: HashMap<(usize, &'a str), usize, FastHash>,
+    cap: usize,
+}
+
+impl<'a> Builder<'a> {
+    /// Walks `shown`'s directories from the root, creating the missing ones, adds `(files,
+    /// matches)` to each on the way, and returns the innermost directory; `false` when that is
+    /// not `shown`'s own, the cap having stopped the walk.
+    fn descend(&mut self, shown: &'a str, (files, matches): (u64, u64)) -> (usize, bool) {
+        let mut dir = 0;
+        self.dirs[0].files += files;
+        self.dirs[0].matches += matches;
+        let mut start = 0;
+        for sep in memchr::memchr2_iter(b'/', b'\\', shown.as_bytes()) {
+            // The name keeps its separator: `/x` and `\x` are different directories.
+            let name = &shown[start..=sep];
+            start = sep + 1;
+            let next = match self.by_name.get(&(dir, name)) {
+                Some(&next) => next,
+                None if self.dirs.len() >= self.cap => return (dir, false),
+                None => {
+                    self.dirs.push(Dir {
+                        label: &shown[..=sep],
+                        files: 0,
+                        matches: 0,
+                        children: Vec::new(),
+                        unlisted: (0, 0),
+                        rest: Vec::new(),
+                    });
+                    let new = self.dirs.len() - 1;
+                    self.dirs[dir].children.push(Node::Dir(new));
+                    self.by_name.insert((dir, name), new);
+                    new
+                }
+            };
+            dir = next;
+            self.dirs[dir].files += files;
+            self.dirs[dir].matches += matches;
+        }
+        (dir, true)
     }
-    dir
+
+    /// Adds `node` as a child of the directory of `shown`, or its counts to the unlisted ones
+    /// of the deepest directory the cap left.
+    fn place(&mut self, shown: &'a str, counts: (u64, u64), node: Node) {
+        match self.descend(shown, counts) {
+            (dir, true) => self.dirs[dir].children.push(node),
+            (dir, false) => self.unlisted(dir, counts),
+        }
+    }
+
+    fn unlisted(&mut self, dir: usize, (files, matches): (u64, u64)) {
+        let unlisted = &mut self.dirs[dir].unlisted;
+        *unlisted = (unlisted.0 + files, unlisted.1 + matches);
+    }
 }
 
 struct Tree<'a> {
     files: &'a [FileEntry],
     table: &'a FileTable,
     prefix_len: usize,
-    root_label: &'a str,
-    dirs: Vec<Dir>,
+    dirs: Vec<Dir<'a>>,
 }
 
 impl<'a> Tree<'a> {
     fn build(table: &'a FileTable, prefix_len: usize, root_label: &'a str) -> Self {
         let files = &table.files[..];
-        let mut dirs = vec![Dir {
-            label: Label::Root,
-            files: 0,
-            matches: 0,
-            children: Vec::new(),
-            rest: Vec::new(),
-        }];
-        // Looked up only; the children vectors keep first-seen order.
-        let mut by_name: HashMap<(usize, &'a str), usize, FastHash> = HashMap::default();
+        let paths = files.len() + table.dirs.len() + table.unlisted.len();
+        let mut builder = Builder {
+            dirs: vec![Dir {
+                label: root_label,
+                files: 0,
+                matches: 0,
+                children: Vec::new(),
+                unlisted: (0, 0),
+                rest: Vec::new(),
+            }],
+            by_name: HashMap::default(),
+            cap: paths.saturating_mul(TREE_DIRS_PER_PATH).max(MIN_TREE_DIRS),
+        };
         for (i, file) in files.iter().enumerate() {
-            let shown = &file.path[prefix_len..];
-            let dir = descend(&mut dirs, &mut by_name, shown, (1, file.matches), |end| {
-                Label::File(i, end)
-            });
-            dirs[dir].children.push(Node::File(i));
+            builder.place(&file.path[prefix_len..], (1, file.matches), Node::File(i));
         }
         for (k, totals) in table.dirs.iter().enumerate() {
-            let shown = &totals.dir[prefix_len..];
             let counts = (totals.files, totals.matches);
-            let dir = descend(&mut dirs, &mut by_name, shown, counts, |end| {
-                Label::Spilled(k, end)
-            });
-            dirs[dir].children.push(Node::Spilled(k));
+            builder.place(&totals.dir[prefix_len..], counts, Node::Spilled(k));
         }
         if table.other_dirs.0 > 0 {
-            dirs[0].files += table.other_dirs.0;
-            dirs[0].matches += table.other_dirs.1;
-            dirs[0].children.push(Node::OtherDirs);
+            builder.place("", table.other_dirs, Node::OtherDirs);
+        }
+        for totals in &table.unlisted {
+            let counts = (totals.files, totals.matches);
+            let (dir, _) = builder.descend(&totals.dir[prefix_len..], counts);
+            builder.unlisted(dir, counts);
         }
         let mut tree = Tree {
             files,
             table,
             prefix_len,
-            root_label,
-            dirs,
+            dirs: builder.dirs,
         };
         for d in 0..tree.dirs.len() {
-            let mut sums = vec![(0, 0); tree.dirs[d].children.len() + 1];
+            let mut sums = vec![tree.dirs[d].unlisted; tree.dirs[d].children.len() + 1];
             for (j, &child) in tree.dirs[d].children.iter().enumerate().rev() {
                 let (f, m) = tree.counts(child);
                 sums[j] = (sums[j + 1].0 + f, sums[j + 1].1 + m);
@@ -160,18 +183,6 @@ impl<'a> Tree<'a> {
             tree.dirs[d].rest = sums;
         }
         tree
-    }
-
-    fn label(&self, dir: usize) -> &'a str {
-        match self.dirs[dir].label {
-            Label::File(file, end) => {
-                &self.files[file].path[self.prefix_len..self.prefix_len + end]
-            }
-            Label::Spilled(k, end) => {
-                &self.table.dirs[k].dir[self.prefix_len..self.prefix_len + end]
-            }
-            Label::Root => self.root_label,
-        }
     }
 
     fn counts(&self, node: Node) -> (u64, u64) {
@@ -183,17 +194,17 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// The line that stands for the children of `dir` from `shown` on ("" when none is left).
+    /// The line that stands for the children of `dir` from `shown` on, and its unlisted files
+    /// ("" when none is left).
     fn rest_line(&self, dir: usize, shown: usize) -> String {
-        let children = &self.dirs[dir].children;
-        if shown >= children.len() {
+        let (files, matches) = self.dirs[dir].rest[shown];
+        if files == 0 {
             return String::new();
         }
-        let (files, matches) = self.dirs[dir].rest[shown];
         let other = if shown == 0 { "" } else { "other " };
         format!(
             "{} ({}{}, {})\n",
-            self.label(dir),
+            self.dirs[dir].label,
             other,
             plural(files, "file", "files"),
             plural(matches, "match", "matches"),
@@ -218,7 +229,7 @@ impl<'a> Tree<'a> {
                     match (label.is_empty(), self.prefix_len) {
                         (false, _) => label,
                         (true, 0) => "(top level)",
-                        (true, _) => self.root_label,
+                        (true, _) => self.dirs[0].label,
                     },
                     if first { "" } else { "other " },
                     plural(totals.files, "file", "files"),

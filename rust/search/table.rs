@@ -10,10 +10,13 @@
 //! and a closing summary survives.
 //!
 //! The table itself is bounded: past [`FileTable::new`]'s file cap, a new file gets no entry and
-//! is counted exactly into its directory's aggregate ([`DirTotals`]), the directories themselves
-//! capped with an exact remainder. A file past the cap is recognised as new when its path differs
-//! from the previous row's: search tools print each file's rows together.
+//! is counted exactly into its directory's aggregate ([`DirTotals`]). The directories are capped
+//! too: a file whose directory finds no room is counted in the deepest directory of its path
+//! that the roll-up shows anyway, so that every directory line still counts every file under
+//! it. A file past the cap is recognised as new when its path differs from the previous row's:
+//! search tools print each file's rows together.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use crate::hash::FastHash;
@@ -85,7 +88,7 @@ pub struct FileEntry {
 }
 
 /// Files past the table's cap, counted by directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DirTotals {
     /// The directory as the tool printed it, with its trailing separator ("" for files without
     /// one).
@@ -110,14 +113,41 @@ pub struct FileTable {
     /// Files past the cap, by directory in first-seen order, at most `max_files` of them.
     pub dirs: Vec<DirTotals>,
     /// Looks a directory up in `dirs`; never iterated.
-    dir_index: HashMap<String, usize, FastHash>,
-    /// Files and matches past the cap whose directory found no room in `dirs`.
+    /// Where the files of a directory past the cap are counted: its slot in `dirs`, or, once
+    /// `dirs` is full, the slot [`FileTable::unlisted_slot`] found, kept for up to `max_files`
+    /// more directories to spare the search. Never iterated.
+    dir_index: HashMap<String, Slot, FastHash>,
+    /// Files past the cap whose directory found no room in `dirs`, counted in the deepest
+    /// directory of their path that the roll-up shows anyway ([`FileTable::deepest_known`]),
+    /// which need not be theirs: `dir` is that directory, `files` those in it or below it.
+    pub unlisted: Vec<DirTotals>,
+    /// Looks a directory up in `unlisted`; never iterated.
+    unlisted_index: HashMap<String, usize, FastHash>,
+    /// Files and matches past the cap whose path shares no directory with the roll-up's.
     pub other_dirs: (u64, u64),
-    /// Files past the cap, in `dirs` or `other_dirs`.
+    /// Files past the cap, in `dirs`, `unlisted` or `other_dirs`.
     pub spilled_files: u64,
-    /// The file past the cap being counted (its entry holds no rows), and its slot in `dirs`
-    /// (`None`: counted in `other_dirs`).
-    spill: Option<(FileEntry, Option<usize>)>,
+    /// The file past the cap being counted (its entry holds no rows), and where.
+    spill: Option<(FileEntry, Slot)>,
+    /// The paths the roll-up builds its directories from (files with entries, directories
+    /// with totals), sorted, each after its [`sort_key`]; filled when `dirs` is full, after
+    /// which neither changes.
+    known: Vec<(u128, Known)>,
+}
+
+/// Where a file past the cap is counted.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    Dir(usize),
+    Unlisted(usize),
+    OtherDirs,
+}
+
+/// A path the roll-up knows: of the file entry or of the directory totals at this index.
+#[derive(Debug, Clone, Copy)]
+enum Known {
+    File(usize),
+    Dir(usize),
 }
 
 impl FileTable {
@@ -191,22 +221,25 @@ impl FileTable {
             .rposition(|&b| b == b'/' || b == b'\\')
             .map_or(0, |i| i + 1);
         let dir = &path[..cut];
-        let slot = match self.dir_index.get(dir) {
-            Some(&d) => Some(d),
-            None if self.dirs.len() < self.max_files => {
+        let slot = self.dir_index.get(dir).copied().unwrap_or_else(|| {
+            let slot = if self.dirs.len() < self.max_files {
                 self.dirs.push(DirTotals {
                     dir: dir.to_owned(),
-                    files: 0,
-                    matches: 0,
+                    ..DirTotals::default()
                 });
-                self.dir_index.insert(dir.to_owned(), self.dirs.len() - 1);
-                Some(self.dirs.len() - 1)
+                Slot::Dir(self.dirs.len() - 1)
+            } else {
+                self.unlisted_slot(dir)
+            };
+            if self.dir_index.len() < 2 * self.max_files {
+                self.dir_index.insert(dir.to_owned(), slot);
             }
-            None => None,
-        };
+            slot
+        });
         match slot {
-            Some(d) => self.dirs[d].files += 1,
-            None => self.other_dirs.0 += 1,
+            Slot::Dir(d) => self.dirs[d].files += 1,
+            Slot::Unlisted(u) => self.unlisted[u].files += 1,
+            Slot::OtherDirs => self.other_dirs.0 += 1,
         }
         // The entry is reused: its path is what the next rows are compared with.
         let (mut entry, _) = self.spill.take().unwrap_or_else(|| {
@@ -220,7 +253,7 @@ impl FileTable {
                     truncated: true,
                     sealed: true,
                 },
-                None,
+                Slot::OtherDirs,
             )
         });
         entry.path.clear();
@@ -239,12 +272,85 @@ impl FileTable {
         }
     }
 
+    /// Where a file past the cap in `dir`, which has no totals of its own and gets none, is
+    /// counted: in the deepest directory of `dir` that the roll-up shows anyway. Every
+    /// directory line that covers the file covers that directory too, and no line stands for
+    /// anything between them, so each line's count stays exact. A path that shares no directory
+    /// with the roll-up's is counted apart, in `other_dirs`.
+    fn unlisted_slot(&mut self, dir: &str) -> Slot {
+        if self.known.is_empty() {
+            let files = (0..self.files.len()).map(Known::File);
+            let mut known: Vec<(u128, Known)> = files
+                .chain((0..self.dirs.len()).map(Known::Dir))
+                .map(|k| (sort_key(self.known_path(k)), k))
+                .collect();
+            known.sort_unstable_by(|a, b| self.cmp_known(*a, b.0, self.known_path(b.1)));
+            self.known = known;
+        }
+        let shared = match self.deepest_known(dir) {
+            0 => return Slot::OtherDirs,
+            end => &dir[..end],
+        };
+        if let Some(&u) = self.unlisted_index.get(shared) {
+            return Slot::Unlisted(u);
+        }
+        self.unlisted.push(DirTotals {
+            dir: shared.to_owned(),
+            ..DirTotals::default()
+        });
+        self.unlisted_index
+            .insert(shared.to_owned(), self.unlisted.len() - 1);
+        Slot::Unlisted(self.unlisted.len() - 1)
+    }
+
+    fn known_path(&self, known: Known) -> &str {
+        match known {
+            Known::File(i) => &self.files[i].path,
+            Known::Dir(d) => &self.dirs[d].dir,
+        }
+    }
+
+    /// Orders a known path against `path`, whose [`sort_key`] is `key`: as the paths are.
+    fn cmp_known(&self, (known_key, known): (u128, Known), key: u128, path: &str) -> Ordering {
+        known_key
+            .cmp(&key)
+            .then_with(|| self.known_path(known).cmp(path))
+    }
+
+    /// The length of the deepest directory `dir` shares with a known path (0: none). The
+    /// known path sharing the longest prefix with `dir` is one of its two neighbours in sorted
+    /// order, so one binary search finds it.
+    fn deepest_known(&self, dir: &str) -> usize {
+        let key = sort_key(dir);
+        let at = self
+            .known
+            .partition_point(|&k| self.cmp_known(k, key, dir).is_lt());
+        let shared = [at.checked_sub(1), Some(at)]
+            .into_iter()
+            .flatten()
+            .filter_map(|j| self.known.get(j))
+            .map(|&(_, k)| {
+                let path = self.known_path(k).as_bytes();
+                path.iter()
+                    .zip(dir.as_bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
+        dir.as_bytes()[..shared]
+            .iter()
+            .rposition(|&b| b == b'/' || b == b'\\')
+            .map_or(0, |i| i + 1)
+    }
+
     /// Counts `matches` match rows and `context` context rows of file `i` at once.
     pub fn count_rows(&mut self, i: usize, matches: u64, context: u64) {
         self.entry_mut(i).matches += matches;
         if i == SPILLED {
             match self.spill {
-                Some((_, Some(d))) => self.dirs[d].matches += matches,
+                Some((_, Slot::Dir(d))) => self.dirs[d].matches += matches,
+                Some((_, Slot::Unlisted(u))) => self.unlisted[u].matches += matches,
                 _ => self.other_dirs.1 += matches,
             }
         }
@@ -339,6 +445,17 @@ impl FileTable {
             cut_to(&mut other.text, ROW_CHARS_SHOWN);
         }
     }
+}
+
+/// The first 16 bytes of `path` as a number that orders as they do (a shorter path has zeros,
+/// lower than any byte of a path), kept beside a reference to the path in a sorted table so
+/// that a binary search mostly compares numbers next to each other in memory instead of
+/// following a pointer to each path's text.
+fn sort_key(path: &str) -> u128 {
+    let mut bytes = [0u8; 16];
+    let n = path.len().min(16);
+    bytes[..n].copy_from_slice(&path.as_bytes()[..n]);
+    u128::from_be_bytes(bytes)
 }
 
 /// Cuts `text` to its first `chars` characters.

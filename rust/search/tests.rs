@@ -679,3 +679,137 @@ fn directories_past_the_cap_are_one_exact_remainder() {
     assert_eq!(planner.table.dirs.len(), 1024);
     assert_eq!(planner.table.other_dirs, (3000 - 2048, 3000 - 2048));
 }
+
+/// Reads `input` through a planner of `budget`, as the engine would, and returns it.
+fn read_all(input: &str, budget: u64) -> super::SearchPlanner {
+    let mut planner = super::SearchPlanner::new(budget);
+    let mut reader = crate::engine::reader::LineReader::default();
+    reader.feed_str(input, &mut planner);
+    reader.finish(&mut planner);
+    planner.end();
+    planner
+}
+
+/// The files the planner parsed, with their match counts, in first-seen order.
+fn parsed_files(planner: &super::SearchPlanner) -> Vec<(String, u64)> {
+    planner
+        .table
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.matches))
+        .collect()
+}
+
+/// Rows of `path` for lines `first..=last`, matches where `is_match` says.
+fn rows_of(path: &str, first: u64, last: u64, is_match: impl Fn(u64) -> bool) -> String {
+    (first..=last)
+        .map(|n| {
+            let sep = if is_match(n) { ':' } else { '-' };
+            format!("{path}{sep}{n}{sep}deploy:{n}:x-{n}-y\n")
+        })
+        .collect()
+}
+
+/// Issue 11, defect 1: `a-1-b:2:x` reads as a match of `a-1-b` or a context row of `a`; the
+/// rows around it decide, in plain and in context output.
+#[test]
+fn issue_11_1_a_name_with_dash_digits_dash_is_one_file() {
+    let names = ["scripts/step-1-deploy", "step-2-x", "lib/a-1-b/run-3-all"];
+    let mut plain = String::new();
+    let mut context = String::new();
+    for name in names {
+        plain += &rows_of(name, 1, 40, |_| true);
+        context += &rows_of(name, 3, 9, |n| n == 5 || n == 6);
+        context += "--\n";
+        context += &rows_of(name, 20, 22, |n| n == 21);
+        context += "--\n";
+    }
+    plain += "single-1-row:7:x\n";
+    let plain_truth: Vec<(String, u64)> = names
+        .iter()
+        .map(|n| ((*n).to_owned(), 40))
+        .chain([("single-1-row".to_owned(), 1)])
+        .collect();
+    let context_truth: Vec<(String, u64)> = names.iter().map(|n| ((*n).to_owned(), 3)).collect();
+    for budget in [100, 100_000] {
+        assert_eq!(parsed_files(&read_all(&plain, budget)), plain_truth);
+        let planner = read_all(&context, budget);
+        assert_eq!(parsed_files(&planner), context_truth);
+        assert_eq!(planner.table.context_rows, 21);
+        assert_eq!(planner.table.other_lines, 0);
+    }
+}
+
+/// Issue 11, defect 2: a time in a file name (`logs/10:15:30.log`) is not where its path ends.
+#[test]
+fn issue_11_2_a_name_holding_a_time_is_one_file() {
+    let names = ["logs/10:00:01.log", "logs/10:15:30.log", "run/23:59:59/out"];
+    let input: String = names.iter().map(|n| rows_of(n, 1, 30, |_| true)).collect();
+    let single = "logs/12:34:56.log:3:x\n";
+    let truth: Vec<(String, u64)> = names
+        .iter()
+        .map(|n| ((*n).to_owned(), 30))
+        .chain([("logs/12:34:56.log".to_owned(), 1)])
+        .collect();
+    assert_eq!(parsed_files(&read_all(&(input + single), 100)), truth);
+}
+
+/// Issue 11, defect 3: past the table's cap of files and of directory totals, a file's
+/// directory may find no room; its parents' lines still count it.
+#[test]
+fn issue_11_3_directory_lines_count_files_whose_directory_found_no_room() {
+    let mut input = String::new();
+    let mut truth = Vec::new();
+    for i in 0..20_000 {
+        let path = format!("d{}/s{}/f{i}.py", i % 97, i % 13);
+        _ = writeln!(input, "{path}:1:x");
+        truth.push((path, 1));
+    }
+    for budget in [300, 2000, 16_000] {
+        let text = run(&input, budget).plan.render();
+        check_map(&text, &truth);
+    }
+    let text = run(&input, 2000).plan.render();
+    assert!(text.starts_with("d0/ (207 files, 207 matches)\n"), "{text}");
+}
+
+/// Issue 11, defect 4: a first line that may be a `--heading` path is a row when a `--` follows.
+#[test]
+fn issue_11_4_a_first_row_followed_by_a_separator_is_counted() {
+    let rows: String = (0..30)
+        .flat_map(|f| (1..=10).map(move |l| format!("src/f{f}.py:{l}:x\n")))
+        .collect();
+    for first in [
+        "Makefile:3:é\n--\n",
+        "\nMakefile:3:é\n--\n",
+        "Makefile:3:é\n\n",
+    ] {
+        let planner = read_all(&(first.to_owned() + &rows), 100);
+        let files = parsed_files(&planner);
+        assert_eq!(files.len(), 31, "{first:?}");
+        assert_eq!(files[0].0, "Makefile", "{first:?}");
+        assert_eq!(planner.table.other_lines, 0, "{first:?}");
+    }
+}
+
+/// Issue 11, defect 5: paths thousands of directories deep cost the roll-up no node per
+/// directory past its cap, and every count stays exact.
+#[test]
+fn issue_11_5_deep_paths_are_counted_exactly_past_the_tree_cap() {
+    let mut input = String::new();
+    let mut truth = Vec::new();
+    for f in 0..1500u64 {
+        let path = format!("r{}/{}f{f}.py", f % 40, format!("d{f}/").repeat(60));
+        for l in 1..=1 + f % 3 {
+            _ = writeln!(input, "{path}:{l}:x");
+        }
+        truth.push((path, 1 + f % 3));
+    }
+    for budget in [300, 4000, 16_000] {
+        let out = run(&input, budget);
+        let text = out.plan.render();
+        assert_eq!(out.plan.shape, Shape::Search);
+        assert!(char_count(&text) <= budget);
+        check_map(&text, &truth);
+    }
+}

@@ -1,0 +1,352 @@
+//! Where the path of a search row can end: every `:NN:` or `-NN-` of a line that follows a
+//! prefix believable as a file path, each with what ranks it against the others.
+//!
+//! A line like `a-1-b-2-c:3:x` has several such places, and hostile text (`p-1-a-1-a-…`) has
+//! thousands. Judging every prefix afresh would cost the square of the line's length, so the
+//! facts a judgement needs (separators, spaces, letters, control bytes, the last dot) are
+//! gathered once, left to right, and each place is judged from them in constant time.
+
+use super::line::{MAX_PATH_BYTES, RowParse, row_after};
+
+/// What is known of a line's first `end` bytes.
+#[derive(Debug, Default)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "each is one fact about the bytes read so far, set once and never cleared"
+)]
+struct Prefix {
+    end: usize,
+    /// A control byte or a URL's `://` was seen: no longer prefix is a path either.
+    refused: bool,
+    /// The byte after the last `/` or `\`, once one was seen.
+    name_start: Option<usize>,
+    last_dot: Option<usize>,
+    space: bool,
+    alphabetic: bool,
+    lowercase: bool,
+}
+
+impl Prefix {
+    /// Takes in the next byte, `bytes[self.end]`.
+    fn push(&mut self, bytes: &[u8]) {
+        let (at, b) = (self.end, bytes[self.end]);
+        match b {
+            b'/' if at >= 2 && bytes[at - 2..at] == *b":/" => self.refused = true,
+            b'/' | b'\\' => self.name_start = Some(at + 1),
+            b'.' => self.last_dot = Some(at),
+            b' ' => self.space = true,
+            _ => self.refused |= b < 0x20 || b == 0x7f,
+        }
+        self.alphabetic |= b.is_ascii_alphabetic();
+        self.lowercase |= b.is_ascii_lowercase();
+        self.end += 1;
+    }
+
+    /// The last component of the prefix ends in `.ext`, a short run of letters and digits.
+    fn has_extension(&self, bytes: &[u8]) -> bool {
+        let name_start = self.name_start.unwrap_or(0);
+        match self.last_dot {
+            Some(dot) if dot >= name_start && (dot > name_start || self.end - name_start > 1) => {
+                let ext = &bytes[dot + 1..self.end];
+                (1..=10).contains(&ext.len()) && ext.iter().all(u8::is_ascii_alphanumeric)
+            }
+            _ => false,
+        }
+    }
+
+    /// See [`looks_like_path`]; `extension` is [`Prefix::has_extension`].
+    fn is_path(&self, bytes: &[u8], extension: bool) -> bool {
+        let (Some(&first), Some(&last)) = (bytes.first(), bytes[..self.end].last()) else {
+            return false;
+        };
+        if self.end > MAX_PATH_BYTES
+            || self.refused
+            || first.is_ascii_whitespace()
+            || last.is_ascii_whitespace()
+            || matches!(
+                first,
+                b'[' | b'(' | b'<' | b'{' | b'"' | b'\'' | b'#' | b'*'
+            )
+        {
+            return false;
+        }
+        if self.name_start.is_some() {
+            return true;
+        }
+        if self.space {
+            return false;
+        }
+        if extension && self.alphabetic {
+            return true;
+        }
+        // A bare name: it needs a lowercase letter (not a number, a time or an upper-case code).
+        self.lowercase
+    }
+}
+
+/// Whether `s` is believable as a file path printed by a search tool.
+///
+/// A path with a separator (`/` or `\`) may hold spaces; a bare name may not, and must not be a
+/// number or time (`12`, `12:34`), nor an all-capitals word such as a log level (`ERROR`,
+/// `WARN`) or an error code. Leading or trailing whitespace, control characters, brackets and
+/// quotes that open log prefixes, and URLs are refused.
+#[must_use]
+pub fn looks_like_path(s: &str) -> bool {
+    let mut prefix = Prefix::default();
+    for _ in s.bytes() {
+        prefix.push(s.as_bytes());
+    }
+    prefix.is_path(s.as_bytes(), prefix.has_extension(s.as_bytes()))
+}
+
+/// One way to read a line as `path`, a separator, a line number and text.
+#[derive(Debug, Clone, Copy)]
+pub struct Reading {
+    /// Not `certain` yet: that depends on the readings before it.
+    pub row: RowParse,
+    /// How believable the path's end is, 0 (a file name with an extension) to 5.
+    rank: u8,
+    /// The separator and line number are the middle of a time (see [`inside_time`]).
+    pub in_time: bool,
+}
+
+/// Every reading of `line` whose path looks like a path, shortest path first.
+pub fn readings(line: &str) -> Readings<'_> {
+    let bytes = line.as_bytes();
+    Readings {
+        bytes,
+        head: bytes.len().min(MAX_PATH_BYTES),
+        prefix: Prefix::default(),
+        previous: None,
+    }
+}
+
+pub struct Readings<'a> {
+    bytes: &'a [u8],
+    /// Places from here on are not looked at: a longer path is not believed.
+    head: usize,
+    /// Facts about the bytes before the next place looked at.
+    prefix: Prefix,
+    /// The last place where a row could start, plausible path or not.
+    previous: Option<usize>,
+}
+
+impl Iterator for Readings<'_> {
+    type Item = Reading;
+
+    fn next(&mut self) -> Option<Reading> {
+        let bytes = self.bytes;
+        while self.prefix.end < self.head {
+            let at = self.prefix.end;
+            let row = (at > 0 && matches!(bytes[at], b':' | b'-'))
+                .then(|| row_after(bytes, at))
+                .flatten();
+            let reading = row.and_then(|row| self.judge(row));
+            self.prefix.push(bytes);
+            if reading.is_some() {
+                return reading;
+            }
+        }
+        None
+    }
+}
+
+impl Readings<'_> {
+    /// The reading of `row`, whose path ends where the facts gathered so far end; `None` when
+    /// that is not believable as a path.
+    fn judge(&mut self, row: RowParse) -> Option<Reading> {
+        let bytes = self.bytes;
+        let earlier = self.previous.replace(row.path_len);
+        let extension = self.prefix.has_extension(bytes);
+        if !self.prefix.is_path(bytes, extension) {
+            return None;
+        }
+        // `Makefile-1-12:34:56` is a context row whose text holds a time, not a file name
+        // holding `-1-`: an earlier place inside the last component demotes this one.
+        let split_name = earlier.is_some_and(|e| e >= self.prefix.name_start.unwrap_or(0));
+        let in_time = inside_time(bytes, &row);
+        let rank = if in_time {
+            5
+        } else {
+            match (extension, self.prefix.space, row.is_match) {
+                (true, false, _) => 0,
+                (false, false, true) if !split_name => 1,
+                (true, true, _) => 2,
+                (false, false, false) => 3,
+                (false, true, _) => 4,
+                (false, false, true) => 5,
+            }
+        };
+        let row = RowParse {
+            certain: false,
+            ..row
+        };
+        Some(Reading { row, rank, in_time })
+    }
+}
+
+/// Whether a match's `:NN:` is the middle of a time `H:MM:SS` (`logs/10:15:30.log:3:x` is not
+/// line 15 of `logs/10`): a digit before it, minutes, and two digits of seconds after it. A
+/// path can end in a digit and a row's text start with two, but a file name holding a time
+/// always looks like this.
+fn inside_time(bytes: &[u8], row: &RowParse) -> bool {
+    let seconds = &bytes[row.text_start.min(bytes.len())..];
+    row.is_match
+        && (10..60).contains(&row.line_no)
+        && bytes[row.row_start - 2].is_ascii_digit()
+        && seconds.len() >= 2
+        && seconds[..2].iter().all(u8::is_ascii_digit)
+        && seconds.get(2).is_none_or(|b| !b.is_ascii_digit())
+}
+
+/// How a line reads as a path row: the choice among its readings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    /// The best reading, `certain` when it is sure.
+    pub best: RowParse,
+    /// For a best reading that is not sure, the leftmost match reading, one inside a time only
+    /// when there is no other (see [`Choice::alone`]).
+    pub first_match: Option<RowParse>,
+}
+
+impl Choice {
+    /// The reading of an unsure line when neither row next to it decides. A context row is
+    /// printed only next to a match of its file, which is not there, so a match reading comes
+    /// first, and the leftmost: a row's own `:NN:` comes before any its text quotes. Without
+    /// one, a line that may be a `--heading` path is not a row; any other keeps its best.
+    #[must_use]
+    pub fn alone(&self, may_be_heading: bool) -> Option<RowParse> {
+        self.first_match
+            .or_else(|| (!may_be_heading).then_some(self.best))
+    }
+}
+
+/// Chooses among `readings`, in one pass. The best: a file name with an extension beats a bare
+/// one (`a-1-b.c-7-x` also has a `-1-`), a path without spaces beats one with (the text of
+/// `Makefile-7-d[1:2:3]` has a `:2:`), and a match beats a context row; the leftmost of the
+/// best rank wins. Only the first rank is sure, and only when nothing plausible came before it:
+/// in `Makefile:3:see a.py-2-x` the match's text quotes another search result.
+pub fn choose(readings: impl Iterator<Item = Reading>) -> Option<Choice> {
+    let mut best: Option<Reading> = None;
+    // After a reading of the first rank the best is decided; only the first match is sought.
+    let mut decided: Option<RowParse> = None;
+    let mut first_match: Option<Reading> = None;
+    for reading in readings {
+        if reading.row.is_match && first_match.is_none_or(|m| m.in_time && !reading.in_time) {
+            first_match = Some(reading);
+        }
+        if decided.is_none() && reading.rank == 0 {
+            decided = Some(match best {
+                Some(Reading { rank: 1, row, .. }) => row,
+                // `Makefile-1-a.py-2-x`: the next row tells which path this context has.
+                Some(_) if !reading.row.is_match => reading.row,
+                _ => {
+                    let best = RowParse {
+                        certain: true,
+                        ..reading.row
+                    };
+                    return Some(Choice {
+                        best,
+                        first_match: None,
+                    });
+                }
+            });
+        }
+        if decided.is_none() && best.is_none_or(|b| reading.rank < b.rank) {
+            best = Some(reading);
+        }
+        // A best of rank 1 can only be confirmed by one of rank 0, not beaten.
+        let settled = decided.is_some() || best.is_some_and(|b| b.rank == 1);
+        if settled && first_match.is_some_and(|m| !m.in_time) {
+            break;
+        }
+    }
+    Some(Choice {
+        best: decided.or(best.map(|b| b.row))?,
+        first_match: first_match.map(|m| m.row),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The judgement of one whole string, the slow and obvious way.
+    fn naive_is_path(s: &str) -> bool {
+        let bytes = s.as_bytes();
+        let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+            return false;
+        };
+        if bytes.len() > MAX_PATH_BYTES
+            || first.is_ascii_whitespace()
+            || last.is_ascii_whitespace()
+            || b"[(<{\"'#*".contains(&first)
+            || bytes.iter().any(|&b| b < 0x20 || b == 0x7f)
+            || s.contains("://")
+        {
+            return false;
+        }
+        if s.contains(['/', '\\']) {
+            return true;
+        }
+        if s.contains(' ') {
+            return false;
+        }
+        let name = s.rsplit(['/', '\\']).next().unwrap_or(s);
+        let extension = name.rfind('.').is_some_and(|dot| {
+            let ext = &name[dot + 1..];
+            (dot > 0 || name.len() > 1)
+                && (1..=10).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+        if extension && s.bytes().any(|b| b.is_ascii_alphabetic()) {
+            return true;
+        }
+        s.bytes().any(|b| b.is_ascii_lowercase())
+    }
+
+    #[test]
+    fn every_prefix_is_judged_as_if_alone() {
+        for line in [
+            "src/a-1-b.py:12:x",
+            "see http://x.org/a:1:2",
+            "a:/b",
+            "My Docs/v2:1/notes.txt:4:hi",
+            ".x:1:y",
+            "x.:1:y",
+            "ERROR:42: failed",
+            "C:\\work\\x.c:9:int",
+            "a b:1:c d/e.tx:2:\tf",
+            "#x/y:1:z",
+            "12:34:56 a.b.c1234567890x:3:",
+        ] {
+            let mut prefix = Prefix::default();
+            for end in 1..=line.len() {
+                prefix.push(line.as_bytes());
+                let judged = prefix.is_path(line.as_bytes(), prefix.has_extension(line.as_bytes()));
+                assert_eq!(judged, naive_is_path(&line[..end]), "{line:?}[..{end}]");
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_of_many_places_has_a_reading_at_each() {
+        let line = format!("p7{}", "-1-a".repeat(1023));
+        assert_eq!(readings(&line).count(), 1023);
+        let line = format!("p7{}", ":1:a".repeat(1023));
+        assert!(readings(&line).all(|r| r.row.is_match));
+    }
+
+    #[test]
+    fn a_place_inside_a_time_ranks_last() {
+        let rows: Vec<(usize, bool)> = readings("logs/10:15:30.log:3:x")
+            .map(|r| (r.row.path_len, r.in_time))
+            .collect();
+        assert_eq!(rows, [(7, true), (17, false)]);
+        let choice = choose(readings("logs/10:15:30.log:3:x")).unwrap();
+        assert_eq!((choice.best.path_len, choice.best.certain), (17, true));
+        // Not a time: three digits of seconds, or one of minutes.
+        assert!(!readings("a/10:15:301/b.c:3:x").next().unwrap().in_time);
+        assert!(!readings("a/10:15:3/b.c:3:x").next().unwrap().in_time);
+    }
+}
