@@ -43,6 +43,24 @@ impl LineRange {
     }
 }
 
+/// The ranges of an input of `total_lines` lines that `shown`, line numbers in increasing
+/// order (repeats allowed), leaves out.
+#[must_use]
+pub fn gaps(shown: impl IntoIterator<Item = u64>, total_lines: u64) -> Vec<LineRange> {
+    let mut gaps = Vec::new();
+    let mut next = 1;
+    for line in shown.into_iter().chain(std::iter::once(total_lines + 1)) {
+        if line > next {
+            gaps.push(LineRange {
+                first: next,
+                last: line - 1,
+            });
+        }
+        next = next.max(line + 1);
+    }
+    gaps
+}
+
 /// One part of the output, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece {

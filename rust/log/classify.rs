@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
+use super::evidence::Evidence;
 use super::frame;
 use super::keyword::first_signal;
 use super::noise::{clean, last_state, without_escapes};
@@ -125,12 +126,18 @@ const PATTERNS: &[&str] = &[
     "\rPASS",
     "\rmake",
     "\rninja",
+];
+
+/// More literals of non-`Other` lines, scanned for by an automaton of their own. The SIMD
+/// searcher packs patterns into a few buckets by their first bytes; one list of all of them
+/// filled some buckets with patterns whose mixed fingerprints match common text, and the
+/// scan then cost three to six times as many instructions, by which patterns shared a bucket.
+/// Two short lists each keep a searcher that rarely stops for nothing.
+const FORM_PATTERNS: &[&str] = &[
     // pytest's `E` lines after the CI prefixes that `frame::starts_after` accepts.
     "Z E  ",
     "] E  ",
-    // Failure forms without a keyword (see `failure_form`) and failure phrases. The list
-    // stays within the 64 patterns that the SIMD searcher packs: past that the scan falls
-    // back to a byte-at-a-time automaton, five times slower.
+    // Failure forms without a keyword (see `Evidence::failure_form`) and failure phrases.
     "not ok",
     "\u{2715}",
     "\u{2716}",
@@ -148,35 +155,73 @@ const PATTERNS: &[&str] = &[
 /// The block-wide scan that finds candidate lines.
 #[derive(Debug, Clone)]
 pub struct Prefilter {
-    automaton: AhoCorasick,
+    keywords: AhoCorasick,
+    forms: AhoCorasick,
 }
 
 /// Built once per process: a full DFA takes milliseconds to build, longer than a small
 /// input takes to scan.
-static PREFILTER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+static PREFILTER: LazyLock<(AhoCorasick, AhoCorasick)> =
+    LazyLock::new(|| (scanner(PATTERNS), scanner(FORM_PATTERNS)));
+
+fn scanner(patterns: &[&str]) -> AhoCorasick {
     AhoCorasickBuilder::new()
         .match_kind(MatchKind::LeftmostFirst)
         // A full DFA: one table look-up per byte, for a scan over every byte of the input.
         .kind(Some(AhoCorasickKind::DFA))
-        .build(PATTERNS)
+        .build(patterns)
         .expect("the prefilter's patterns are fixed and valid")
-});
+}
 
 impl Default for Prefilter {
     fn default() -> Self {
-        // A clone shares the automaton.
+        // A clone shares the automata.
         Prefilter {
-            automaton: PREFILTER.clone(),
+            keywords: PREFILTER.0.clone(),
+            forms: PREFILTER.1.clone(),
         }
     }
 }
 
+/// One automaton's next hit, remembered so that no byte is searched twice while the other
+/// automaton's hits come first.
+struct Cursor<'a> {
+    automaton: &'a AhoCorasick,
+    /// Where the last search started, and what it found.
+    last: Option<(usize, Option<usize>)>,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(automaton: &'a AhoCorasick) -> Self {
+        Cursor {
+            automaton,
+            last: None,
+        }
+    }
+
+    /// The first hit in `hay[from..]`; `from` never goes back between calls.
+    fn hit(&mut self, hay: &str, from: usize) -> Option<usize> {
+        if let Some((start, hit)) = self.last {
+            if start <= from && hit.is_none_or(|h| h >= from) {
+                return hit;
+            }
+        }
+        let input = aho_corasick::Input::new(hay).span(from..hay.len());
+        let hit = self.automaton.find(input).map(|m| m.start());
+        self.last = Some((from, hit));
+        hit
+    }
+}
+
 impl Prefilter {
-    /// Byte offset of the first candidate hit in `hay[from..]`, if any.
+    /// Byte offset of the first candidate hit in `hay[from..]`, if any: what the contract
+    /// test asks of each line.
+    #[cfg(test)]
     #[must_use]
     pub fn next_hit(&self, hay: &str, from: usize) -> Option<usize> {
-        let input = aho_corasick::Input::new(hay).span(from..hay.len());
-        self.automaton.find(input).map(|m| m.start())
+        let keyword = Cursor::new(&self.keywords).hit(hay, from);
+        let form = Cursor::new(&self.forms).hit(hay, from);
+        keyword.into_iter().chain(form).min()
     }
 }
 
@@ -205,7 +250,13 @@ impl Lookahead for Prefilter {
             return found;
         };
         let (mut counted, mut line) = (0, 0);
-        while let Some(hit) = self.next_hit(text, from) {
+        let (mut keywords, mut forms) = (Cursor::new(&self.keywords), Cursor::new(&self.forms));
+        while let Some(hit) = keywords
+            .hit(text, from)
+            .into_iter()
+            .chain(forms.hit(text, from))
+            .min()
+        {
             // The hit's line starts after the last '\n' at or before it (there is one at `from`).
             let start = memchr::memrchr(b'\n', &bytes[from..=hit]).map_or(from, |nl| from + nl) + 1;
             if start >= bytes.len() {
@@ -312,98 +363,18 @@ fn classify_clean(line: &str, start: &str) -> Class {
     if prefix.contains("##[error]") {
         return Class::Error;
     }
+    let said = Evidence::of(t);
     // A passing test may be named after the failure it checks: `--- PASS: TestReadFailure`.
-    if passing(t) {
+    if said.passing(t) {
         return Class::Other;
     }
-    if framed_start.starts_with("E  ") || failure_form(t) {
+    if framed_start.starts_with("E  ") || said.failure_form(t) {
         return Class::Error;
     }
     match first_signal(body) {
-        Class::Other if failure_phrase(t) => Class::Error,
+        Class::Other if said.failure_phrase() => Class::Error,
         class => class,
     }
-}
-
-/// Lines that say a test passed, was skipped or is merely starting: Go's `--- PASS:` and
-/// `=== RUN`, TAP's `ok 3 - …`, check marks, pytest's `PASSED`, unittest's `... ok`, and
-/// `skipped: cvs not found`.
-fn passing(t: &str) -> bool {
-    const STARTS: &[&str] = &[
-        "--- PASS",
-        "--- SKIP",
-        "=== RUN",
-        "=== PAUSE",
-        "=== CONT",
-        "=== NAME",
-        "PASS ",
-        "\u{2713}",
-        "\u{2714}",
-        "\u{221a}",
-    ];
-    let tap_ok = t
-        .strip_prefix("ok ")
-        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
-    tap_ok
-        || debug_level(t)
-        || STARTS.iter().any(|p| t.starts_with(p))
-        || t.contains(" PASSED")
-        || t.contains("skipped")
-        || t.contains("SKIPPED")
-        || [" ... ok", " ... OK", " ... passed"]
-            .iter()
-            .any(|s| t.ends_with(s))
-}
-
-/// A logger's debug or trace line (`14:50:00.240 DEBUG proxied: Got an error`): a program
-/// talking about errors it handled, not one that failed. The level is a word of its own
-/// early in the line.
-fn debug_level(t: &str) -> bool {
-    let head = &t.as_bytes()[..t.len().min(48)];
-    ["DEBUG", "TRACE", "[debug]", "[trace]"]
-        .iter()
-        .any(|level| {
-            memchr::memmem::find_iter(head, level.as_bytes()).any(|at| {
-                let before = at.checked_sub(1).map_or(b' ', |i| head[i]);
-                let after = head.get(at + level.len()).copied().unwrap_or(b' ');
-                !before.is_ascii_alphanumeric() && !after.is_ascii_alphanumeric()
-            })
-        })
-}
-
-/// How test runners mark a failure without an error word: TAP's `not ok`, the crosses of
-/// Jest, Mocha and node's runner, Jest's `●` headings, Pester's `[-]`, `RSpec`'s
-/// `Failure/Error:`, Elixir's `** (Error)`, and `Expected X, but got Y`.
-fn failure_form(t: &str) -> bool {
-    const STARTS: &[&str] = &[
-        "not ok ",
-        "\u{2715}",
-        "\u{2716}",
-        "[-] ",
-        "Failure/Error",
-        "** (",
-    ];
-    if STARTS.iter().any(|p| t.starts_with(p)) {
-        return true;
-    }
-    if let Some(heading) = t.strip_prefix("\u{25cf} ") {
-        return !heading.starts_with("Console");
-    }
-    let expected = t.starts_with("Expected") || t.starts_with("expected");
-    expected && (t.contains(" but ") || t.contains(", got ") || t.contains(" got: "))
-}
-
-/// Failure phrases that carry no error word: `command not found`, `No such file or
-/// directory`, `Permission denied`, `Segmentation fault`, `Killed`.
-fn failure_phrase(t: &str) -> bool {
-    const PHRASES: &[&str] = &[
-        "not found",
-        "No such file",
-        "ermission denied",
-        "egmentation fault",
-        "Killed",
-    ];
-    PHRASES.iter().any(|p| t.contains(p))
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 
 pub mod classify;
 pub mod dedup;
+mod evidence;
 pub mod frame;
 mod keyword;
 pub mod noise;
@@ -23,9 +24,9 @@ pub mod store;
 pub(crate) mod summary;
 pub mod trace;
 
-use classify::{Candidate, Class, Counts, Prefilter, Shown, classify};
 use std::collections::VecDeque;
 
+use classify::{Candidate, Class, Counts, Prefilter, Shown, classify};
 use dedup::Dedup;
 use store::{BlockStore, ErrorBlock, Kept, Summaries};
 use trace::{Step, Trace};
@@ -156,7 +157,8 @@ impl LogPlanner {
 
     /// Classifies (unless its class is `known`) and counts one line, and keeps it where its
     /// class says.
-    fn line(&mut self, text: &str, start: usize, end: usize, no: u64, known: Option<Class>) {
+    fn line(&mut self, block: Scanned, start: usize, end: usize, no: u64, known: Option<Class>) {
+        let text = block.text;
         let line = Shown::new(&text[start..end]);
         let nl = end < text.len();
         let class = known.unwrap_or_else(|| line.class());
@@ -172,24 +174,19 @@ impl LogPlanner {
             return;
         }
         let context = if class == Class::Error {
-            self.context_before(text, start, no)
+            self.context_before(block, start, no)
         } else {
             Vec::new()
         };
-        let verdict = if class == Class::Summary && summary::failing(&line.text) {
+        let verdict = (class == Class::Summary && summary::failing(&line.text)).then(|| {
             // Never back past the verdict before, so that each line is read once.
             let after = self
                 .verdicts
                 .back()
                 .and_then(|v| v.last())
                 .map_or(0, |k| k.no);
-            let room = usize::try_from(no - 1 - after.min(no - 1))
-                .unwrap_or(usize::MAX)
-                .min(VERDICT_LINES);
-            self.lines_back(text, start, no, room)
-        } else {
-            Vec::new()
-        };
+            self.lines_back(block, start, no, room_after(after, no, VERDICT_LINES))
+        });
         self.counts.add(class);
         if class == Class::Warning {
             // Most warnings repeat one already in the table: count them without a copy.
@@ -203,11 +200,10 @@ impl LogPlanner {
         let kept = keep_shown(&line, no, class, nl, self.counts, self.line_keep);
         match class {
             Class::Summary => {
-                if summary::failing(&kept.text) {
+                if let Some(mut lines) = verdict {
                     if self.verdicts.len() == VERDICTS {
                         self.verdicts.pop_front();
                     }
-                    let mut lines = verdict;
                     lines.push(kept.clone());
                     self.verdicts.push_back(lines);
                 }
@@ -238,17 +234,15 @@ impl LogPlanner {
 
     /// Up to [`CONTEXT_LINES`] lines before line `no`, which starts at byte `start` of `text`,
     /// none of them at or before the last line a stored block holds.
-    fn context_before(&self, text: &str, start: usize, no: u64) -> Vec<Kept> {
-        let room = usize::try_from(no.saturating_sub(self.last_stored + 1))
-            .unwrap_or(usize::MAX)
-            .min(CONTEXT_LINES);
-        self.lines_back(text, start, no, room)
+    fn context_before(&self, block: Scanned, start: usize, no: u64) -> Vec<Kept> {
+        let room = room_after(self.last_stored, no, CONTEXT_LINES);
+        self.lines_back(block, start, no, room)
     }
 
-    /// Up to `room` lines before line `no`, which starts at byte `start` of `text`: from
-    /// `text`, then from the lines before it.
-    fn lines_back(&self, text: &str, start: usize, no: u64, room: usize) -> Vec<Kept> {
-        let mut lines = lines_before(text, start, no, self.counts, room, self.line_keep);
+    /// Up to `room` lines before line `no`, which starts at byte `start` of `block`: from
+    /// the block, then from the lines before it.
+    fn lines_back(&self, block: Scanned, start: usize, no: u64, room: usize) -> Vec<Kept> {
+        let mut lines = lines_before(block, start, no, self.counts, room, self.line_keep);
         let first = lines.first().map_or(no, |l| l.no);
         let want = (room - lines.len()) as u64;
         if want > 0 && self.recent.back().is_some_and(|p| p.no + 1 == first) {
@@ -375,6 +369,7 @@ impl LogPlanner {
     /// `found` holds the lines of `text` the prefilter found, their offsets and line numbers
     /// relative to `text`.
     fn scan(&mut self, text: &str, first_no: u64, found: &[Candidate]) {
+        let block = Scanned { text, found };
         let bytes = text.as_bytes();
         let mut at = 0;
         let mut at_no = first_no;
@@ -408,7 +403,7 @@ impl LogPlanner {
                     continue; // the block ended before this line: look at it again
                 }
             } else {
-                self.line(text, at, end, at_no, known);
+                self.line(block, at, end, at_no, known);
             }
             at = end + 1;
             at_no += 1;
@@ -416,23 +411,51 @@ impl LogPlanner {
     }
 }
 
-/// Up to `room` lines of `text` before byte `end`, in order: `end` is just past the `'\n'` of
-/// line `no - 1` (or one past the end of `text`, for a last line without one), and `cum`
-/// counts the classified lines through line `no - 1`.
+/// How many of the lines between line `after` and line `no` (neither included) to look back
+/// into: at most `cap`.
+fn room_after(after: u64, no: u64, cap: usize) -> usize {
+    usize::try_from(no.saturating_sub(after + 1)).map_or(cap, |n| n.min(cap))
+}
+
+/// A block's text with what the look-ahead found in it, so that a line looked back at is not
+/// classified a second time.
+#[derive(Clone, Copy)]
+struct Scanned<'a> {
+    text: &'a str,
+    found: &'a [Candidate],
+}
+
+impl Scanned<'_> {
+    /// The class of the line at `start..end`: a line the look-ahead did not list is `Other`
+    /// (its contract), but for the first line, which it never looks at.
+    fn class_at(self, start: usize, end: usize) -> Class {
+        if start == 0 {
+            return classify(&self.text[..end]);
+        }
+        self.found
+            .binary_search_by_key(&start, |c| c.start)
+            .map_or(Class::Other, |i| self.found[i].class)
+    }
+}
+
+/// Up to `room` lines of `block` before byte `end`, in order: `end` is just past the `'\n'`
+/// of line `no - 1` (or one past the end of the text, for a last line without one), and
+/// `cum` counts the classified lines through line `no - 1`.
 fn lines_before(
-    text: &str,
+    block: Scanned,
     end: usize,
     no: u64,
     cum: Counts,
     room: usize,
     line_keep: u64,
 ) -> Vec<Kept> {
+    let text = block.text;
     let mut lines = Vec::with_capacity(room);
     let (mut end, mut no, mut cum) = (end, no, cum);
     while lines.len() < room && end > 0 && no > 1 {
         let from = memchr::memrchr(b'\n', &text.as_bytes()[..end - 1]).map_or(0, |i| i + 1);
         let raw = &text[from..end - 1];
-        let class = classify(raw);
+        let class = block.class_at(from, end - 1);
         let nl = end - 1 < text.len();
         lines.push(keep_line(raw, no - 1, class, nl, cum, line_keep));
         cum = cum.before(class);
@@ -505,8 +528,12 @@ impl Sink for LogPlanner {
         let last_no = block.first_line + block.newlines - u64::from(ends_nl);
         // As if a '\n' followed the last line, so that it is one of the lines before.
         let end = text.len() + usize::from(!ends_nl);
-        let last = lines_before(
+        let scanned = Scanned {
             text,
+            found: &found,
+        };
+        let last = lines_before(
+            scanned,
             end,
             last_no + 1,
             self.counts,

@@ -29,7 +29,7 @@ use super::store::{ErrorBlock, Evicted, Kept};
 use super::summary::failing;
 use crate::clip::window::Window;
 use crate::engine::sink::Totals;
-use crate::plan::{Piece, Plan, Shape};
+use crate::plan::{Piece, Plan, Shape, gaps};
 use crate::profile::Profile;
 use crate::text::{char_count, thousands};
 
@@ -314,20 +314,9 @@ fn known_lines<'a>(
 
 /// Shows the lines of every gap that are all known and cost no more than its marker.
 fn show_cheap_gaps(sel: &mut Selection, known: &BTreeMap<u64, &Kept>) {
-    let mut gaps = Vec::new();
-    let mut prev = 0;
-    for &no in sel
-        .shown
-        .keys()
-        .chain(std::iter::once(&(sel.total_lines + 1)))
-    {
-        if no > prev + 1 {
-            gaps.push((prev + 1, no - 1));
-        }
-        prev = no;
-    }
-    for (first, last) in gaps {
-        let lines: Option<Vec<Kept>> = (first..=last)
+    let gaps = gaps(sel.shown.keys().copied(), sel.total_lines);
+    for gap in gaps {
+        let lines: Option<Vec<Kept>> = (gap.first..=gap.last)
             .map(|no| known.get(&no).map(|k| (*k).clone()))
             .collect();
         if let Some(lines) = lines {

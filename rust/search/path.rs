@@ -42,6 +42,29 @@ impl Prefix {
         self.end += 1;
     }
 
+    /// Takes in the bytes up to `to` at once: what [`Prefix::push`] of each would find.
+    fn push_to(&mut self, bytes: &[u8], to: usize) {
+        let span = &bytes[self.end..to];
+        if span.is_empty() {
+            return;
+        }
+        // A `/` after `:/` is a URL's, whose prefix is refused, so its place as a name's start
+        // is never read.
+        if let Some(i) = memchr::memrchr2(b'/', b'\\', span) {
+            self.name_start = Some(self.end + i + 1);
+        }
+        if let Some(i) = memchr::memrchr(b'.', span) {
+            self.last_dot = Some(self.end + i);
+        }
+        self.space |= memchr::memchr(b' ', span).is_some();
+        self.alphabetic |= span.iter().any(u8::is_ascii_alphabetic);
+        self.lowercase |= span.iter().any(u8::is_ascii_lowercase);
+        // Any `://` whose last `/` is in the span: the two bytes before it may be earlier.
+        let url = memchr::memmem::find(&bytes[self.end.saturating_sub(2)..to], b"://").is_some();
+        self.refused |= url || span.iter().any(|&b| b < 0x20 || b == 0x7f);
+        self.end = to;
+    }
+
     /// The last component of the prefix ends in `.ext`, a short run of letters and digits.
     fn has_extension(&self, bytes: &[u8]) -> bool {
         let name_start = self.name_start.unwrap_or(0);
@@ -93,9 +116,7 @@ impl Prefix {
 #[must_use]
 pub fn looks_like_path(s: &str) -> bool {
     let mut prefix = Prefix::default();
-    for _ in s.bytes() {
-        prefix.push(s.as_bytes());
-    }
+    prefix.push_to(s.as_bytes(), s.len());
     prefix.is_path(s.as_bytes(), prefix.has_extension(s.as_bytes()))
 }
 
@@ -137,11 +158,17 @@ impl Iterator for Readings<'_> {
     fn next(&mut self) -> Option<Reading> {
         let bytes = self.bytes;
         while self.prefix.end < self.head {
-            let at = self.prefix.end;
-            let row = (at > 0 && matches!(bytes[at], b':' | b'-'))
-                .then(|| row_after(bytes, at))
-                .flatten();
-            let reading = row.and_then(|row| self.judge(row));
+            // Only a `:` or `-` after the first byte may end a path: the bytes before the next
+            // one are taken in at once.
+            let from = self.prefix.end.max(1);
+            let Some(at) = memchr::memchr2(b':', b'-', &bytes[from..self.head]).map(|i| from + i)
+            else {
+                // No place is left to judge, so the facts of the rest are never read.
+                self.prefix.end = self.head;
+                return None;
+            };
+            self.prefix.push_to(bytes, at);
+            let reading = row_after(bytes, at).and_then(|row| self.judge(row));
             self.prefix.push(bytes);
             if reading.is_some() {
                 return reading;
@@ -320,11 +347,24 @@ mod tests {
             "#x/y:1:z",
             "12:34:56 a.b.c1234567890x:3:",
         ] {
+            let bytes = line.as_bytes();
             let mut prefix = Prefix::default();
             for end in 1..=line.len() {
-                prefix.push(line.as_bytes());
-                let judged = prefix.is_path(line.as_bytes(), prefix.has_extension(line.as_bytes()));
+                prefix.push(bytes);
+                let judged = prefix.is_path(bytes, prefix.has_extension(bytes));
                 assert_eq!(judged, naive_is_path(&line[..end]), "{line:?}[..{end}]");
+                // Taken in as spans split anywhere, the same facts.
+                for mid in 0..=end {
+                    let mut spans = Prefix::default();
+                    spans.push_to(bytes, mid);
+                    spans.push_to(bytes, end);
+                    let judged = spans.is_path(bytes, spans.has_extension(bytes));
+                    assert_eq!(
+                        judged,
+                        naive_is_path(&line[..end]),
+                        "{line:?}[..{mid}][..{end}]"
+                    );
+                }
             }
         }
     }

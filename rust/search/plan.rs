@@ -16,7 +16,7 @@ use super::SearchPlanner;
 use super::rollup::{file_line, roll_up};
 use super::table::{FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row};
 use crate::engine::sink::Totals;
-use crate::plan::{LineRange, Piece, Plan, Shape};
+use crate::plan::{Piece, Plan, Shape, gaps};
 use crate::text::{byte_at_char, char_count, thousands};
 
 /// The output under construction, with its length in characters.
@@ -72,22 +72,7 @@ impl Out {
             };
         }
         self.shown_lines.sort_unstable();
-        self.shown_lines.dedup();
-        let mut omitted = Vec::new();
-        let mut next = 1;
-        for &line in self
-            .shown_lines
-            .iter()
-            .chain(std::iter::once(&(totals.lines + 1)))
-        {
-            if line > next {
-                omitted.push(LineRange {
-                    first: next,
-                    last: line - 1,
-                });
-            }
-            next = line + 1;
-        }
+        let omitted = gaps(self.shown_lines, totals.lines);
         Plan {
             shape: Shape::Search,
             pieces: self.pieces,

@@ -1,0 +1,198 @@
+//! What a line says about a test or a build without an error word, or despite one: that a
+//! test passed or was skipped, that a logger is only debugging, that an assertion expected
+//! one thing and got another, that a command was not found or the process was killed.
+//!
+//! These rules run on every line the prefilter hits, so the substrings they look for anywhere
+//! in a line are found by one scan with an automaton built once, not by a search apiece.
+
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind};
+
+/// What a substring found anywhere in a line stands for.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// `PASSED`, `skipped`: the line reports a passing or skipped test.
+    Pass,
+    /// `DEBUG`, `[trace]`: a logger's level, when it is a word early in the line.
+    Level,
+    /// ` but `, `, got `: the second half of `Expected X, but got Y`.
+    Got,
+    /// `command not found`, `Permission denied`, `Segmentation fault`, `Killed`.
+    Phrase,
+}
+
+/// The substrings, each with what it stands for. Every phrase is in the prefilter's patterns
+/// too, so that a line holding one reaches the classifier.
+const NEEDLES: &[(&str, Kind)] = &[
+    (" PASSED", Kind::Pass),
+    ("skipped", Kind::Pass),
+    ("SKIPPED", Kind::Pass),
+    ("DEBUG", Kind::Level),
+    ("TRACE", Kind::Level),
+    ("[debug]", Kind::Level),
+    ("[trace]", Kind::Level),
+    (" but ", Kind::Got),
+    (", got ", Kind::Got),
+    (" got: ", Kind::Got),
+    ("not found", Kind::Phrase),
+    ("No such file", Kind::Phrase),
+    ("ermission denied", Kind::Phrase),
+    ("egmentation fault", Kind::Phrase),
+    ("Killed", Kind::Phrase),
+];
+
+/// How far into a line a logger's level may stand.
+const LEVEL_WITHIN: usize = 48;
+
+/// A full DFA without a prefilter: the lines it reads are a few dozen bytes, too short for a
+/// vector search to pay for its setup. A plain search passes over a needle that starts inside
+/// an earlier match; only needles that begin and end with a space can meet that way, and then
+/// only across two spaces in a row, so it finds what an overlapping search, twice as costly,
+/// would.
+static NEEDLE_SCAN: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasickBuilder::new()
+        .kind(Some(AhoCorasickKind::DFA))
+        .prefilter(false)
+        .build(NEEDLES.iter().map(|n| n.0))
+        .expect("the needles are fixed and valid")
+});
+
+/// The kinds of evidence one line holds.
+#[derive(Debug, Clone, Copy, Default)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent findings of one scan, each read by its own rule"
+)]
+pub(super) struct Evidence {
+    pass: bool,
+    level: bool,
+    got: bool,
+    phrase: bool,
+}
+
+impl Evidence {
+    /// One scan of `t`, a line trimmed and without its CI prefix.
+    pub(super) fn of(t: &str) -> Self {
+        let bytes = t.as_bytes();
+        let alone = |at: usize, len: usize| {
+            let before = at.checked_sub(1).map_or(b' ', |i| bytes[i]);
+            let after = bytes.get(at + len).copied().unwrap_or(b' ');
+            !before.is_ascii_alphanumeric() && !after.is_ascii_alphanumeric()
+        };
+        let mut said = Evidence::default();
+        for m in NEEDLE_SCAN.find_iter(t) {
+            match NEEDLES[m.pattern().as_usize()].1 {
+                Kind::Pass => said.pass = true,
+                Kind::Level => {
+                    said.level |= m.end() <= LEVEL_WITHIN && alone(m.start(), m.len());
+                }
+                Kind::Got => said.got = true,
+                Kind::Phrase => said.phrase = true,
+            }
+        }
+        said
+    }
+
+    /// Lines that say a test passed, was skipped or is merely starting: Go's `--- PASS:` and
+    /// `=== RUN`, TAP's `ok 3 - …`, check marks, pytest's `PASSED`, unittest's `... ok`,
+    /// `skipped: cvs not found`, and a logger's debug lines (`14:50:00 DEBUG proxied: Got an
+    /// error`), which talk about errors a program handled.
+    pub(super) fn passing(self, t: &str) -> bool {
+        const STARTS: &[&str] = &[
+            "--- PASS",
+            "--- SKIP",
+            "=== RUN",
+            "=== PAUSE",
+            "=== CONT",
+            "=== NAME",
+            "PASS ",
+            "\u{2713}",
+            "\u{2714}",
+            "\u{221a}",
+        ];
+        let tap_ok = t
+            .strip_prefix("ok ")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+        self.pass
+            || self.level
+            || tap_ok
+            || STARTS.iter().any(|p| t.starts_with(p))
+            || [" ... ok", " ... OK", " ... passed"]
+                .iter()
+                .any(|s| t.ends_with(s))
+    }
+
+    /// How test runners mark a failure without an error word: TAP's `not ok`, the crosses of
+    /// Jest, Mocha and node's runner, Jest's `●` headings, Pester's `[-]`, `RSpec`'s
+    /// `Failure/Error:`, Elixir's `** (Error)`, and `Expected X, but got Y`.
+    pub(super) fn failure_form(self, t: &str) -> bool {
+        const STARTS: &[&str] = &[
+            "not ok ",
+            "\u{2715}",
+            "\u{2716}",
+            "[-] ",
+            "Failure/Error",
+            "** (",
+        ];
+        if STARTS.iter().any(|p| t.starts_with(p)) {
+            return true;
+        }
+        if let Some(heading) = t.strip_prefix("\u{25cf} ") {
+            return !heading.starts_with("Console");
+        }
+        self.got && (t.starts_with("Expected") || t.starts_with("expected"))
+    }
+
+    /// A failure phrase that carries no error word.
+    pub(super) fn failure_phrase(self) -> bool {
+        self.phrase
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_lines_say() {
+        let passing = [
+            "--- PASS: TestReadFailure (0.00s)",
+            "tests/test_errors.py::test_raise PASSED",
+            "t9400.sh ... skipped: cvs not found",
+            "14:50:00.240 DEBUG proxied: Got an error",
+            "ok 3 - handles a failure",
+            "test_error (x.Y) ... ok",
+        ];
+        for t in passing {
+            assert!(Evidence::of(t).passing(t), "{t}");
+        }
+        let failing = [
+            "not ok 3 - handles a failure",
+            "Expected 'a', but got 'b'",
+            "expected: 2 got: 3",
+            "\u{25cf} Suite \u{203a} adds",
+            "[-] runs all files -> values differ",
+        ];
+        for t in failing {
+            let said = Evidence::of(t);
+            assert!(!said.passing(t) && said.failure_form(t), "{t}");
+        }
+        for t in [
+            "sh: 1: jest: not found",
+            "Segmentation fault (core dumped)",
+            "Killed",
+        ] {
+            assert!(Evidence::of(t).failure_phrase(), "{t}");
+        }
+        for t in [
+            "DEBUGGER attached",
+            &format!("{}DEBUG late", "x ".repeat(30)),
+            "\u{25cf} Console",
+            "Expected behaviour is documented",
+        ] {
+            let said = Evidence::of(t);
+            assert!(!said.passing(t) && !said.failure_form(t), "{t}");
+        }
+    }
+}
