@@ -260,6 +260,13 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
             take_both_ends(sel, core);
         }
     }
+    // Then, as room allows, the headlines of the repeats a count stands for: the same kind of
+    // failure in another test still names that test.
+    for &i in &order {
+        if let (false, Some((first, key))) = (headed[i], headline(&blocks[i])) {
+            sel.try_add(&[first.clone(), key.clone()], "");
+        }
+    }
     noted
 }
 
