@@ -8,6 +8,9 @@
 
 use super::line::{MAX_PATH_BYTES, RowParse, row_after};
 
+/// Spans shorter than this are taken in byte by byte.
+const SPAN_AT_ONCE: usize = 16;
+
 /// What is known of a line's first `end` bytes.
 #[derive(Debug, Default)]
 #[allow(
@@ -44,10 +47,15 @@ impl Prefix {
 
     /// Takes in the bytes up to `to` at once: what [`Prefix::push`] of each would find.
     fn push_to(&mut self, bytes: &[u8], to: usize) {
-        let span = &bytes[self.end..to];
-        if span.is_empty() {
+        if to - self.end < SPAN_AT_ONCE {
+            // Between places a few bytes apart (`p-1-a-1-a…`) the vector searches cost more
+            // than they save.
+            while self.end < to {
+                self.push(bytes);
+            }
             return;
         }
+        let span = &bytes[self.end..to];
         // A `/` after `:/` is a URL's, whose prefix is refused, so its place as a name's start
         // is never read.
         if let Some(i) = memchr::memrchr2(b'/', b'\\', span) {
