@@ -46,6 +46,9 @@ const SIGNAL_EIGHTHS: u64 = 6;
 const HEADLINE_SHARE: u64 = 6;
 /// What the lines before each failing summary may take, in eighths of the budget.
 const VERDICT_EIGHTHS: u64 = 1;
+/// How far apart a headline's first and last error lines may be for the lines between them
+/// to be part of it.
+const HEADLINE_SPAN: u64 = 3;
 /// Failing summary lines taken ahead of the errors, the last ones first.
 const FAILING_SUMMARIES: usize = 8;
 /// Other summary lines taken after the errors, the last ones first.
@@ -238,11 +241,7 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
             Some(t) => repeat_note(&found.errors.templates[t], key),
             None => String::new(),
         };
-        let lines = if first.no == key.no {
-            vec![key.clone()]
-        } else {
-            vec![first.clone(), key.clone()]
-        };
+        let lines = headline_lines(block, first, key);
         if sel.try_add_noted(&lines, &note, key.no) {
             headed[i] = true;
             if let (Some(t), false) = (block.template, note.is_empty()) {
@@ -295,6 +294,22 @@ fn headline(block: &ErrorBlock) -> Option<(&Kept, &Kept)> {
         (Some(first), Some(last)) => Some((first, last)),
         (Some(only), None) => Some((only, only)),
         _ => core.first().map(|k| (k, k)),
+    }
+}
+
+/// The lines a headline shows: its first and last error line, and what stands between them
+/// when that is only a line or two (a test's name between `Failure:` and its assertion), which
+/// says more than the marker that would stand for it.
+fn headline_lines(block: &ErrorBlock, first: &Kept, key: &Kept) -> Vec<Kept> {
+    if key.no - first.no <= HEADLINE_SPAN {
+        block
+            .lines
+            .iter()
+            .filter(|k| (first.no..=key.no).contains(&k.no))
+            .cloned()
+            .collect()
+    } else {
+        vec![first.clone(), key.clone()]
     }
 }
 

@@ -20,6 +20,8 @@ pub enum Step {
 
 /// Blank lines a chain may hold before it must go on.
 const MAX_HELD: u32 = 2;
+/// Lines an error heading such as `Failure:` may carry: what failed and why, not a dump.
+const HEADING_LINES: u32 = 8;
 
 #[derive(Debug, Clone, Default)]
 #[allow(
@@ -35,6 +37,13 @@ pub struct Trace {
     panic_message: bool,
     /// Inside an expected-versus-actual diff: `-` and `+` lines belong to it.
     diff: bool,
+    /// Lines still to come under an error line that ends in a colon (`Failure:`,
+    /// `Error: the following files differ:`): it names a heading, the lines under it say
+    /// what failed, up to a blank line.
+    heading: u32,
+    /// Leading whitespace of the error line: a line indented deeper after a blank one is
+    /// still its body (a test runner's failure printed under the test's name).
+    indent: usize,
     held: u32,
 }
 
@@ -42,8 +51,14 @@ impl Trace {
     /// The state after the error line `first` (cleaned) that opens a block.
     #[must_use]
     pub fn open(first: &str) -> Self {
-        let mut trace = Trace::default();
+        let mut trace = Trace {
+            indent: indent(first),
+            ..Trace::default()
+        };
         trace.note(first);
+        if first.trim_end().ends_with(':') && !trace.python && !trace.panic_message {
+            trace.heading = HEADING_LINES;
+        }
         trace
     }
 
@@ -51,6 +66,7 @@ impl Trace {
     pub fn step(&mut self, line: &str) -> Step {
         if line.trim().is_empty() {
             self.goroutine = false;
+            self.heading = 0;
             if self.held < MAX_HELD {
                 self.held += 1;
                 return Step::Hold;
@@ -58,7 +74,7 @@ impl Trace {
             return Step::End;
         }
         let step = if self.held > 0 {
-            if starts_chain(line) {
+            if starts_chain(line) || indent(line) > self.indent {
                 Step::Absorb
             } else {
                 Step::End
@@ -70,7 +86,12 @@ impl Trace {
             }
             self.panic_message = false;
             Step::Absorb
-        } else if continues(line) || (self.diff && line.starts_with(['-', '+'])) {
+        } else if self.heading > 0 {
+            self.heading -= 1;
+            Step::Absorb
+        } else if (continues(line) && !self.dedents(line))
+            || (self.diff && line.starts_with(['-', '+']))
+        {
             Step::Absorb
         } else {
             Step::End
@@ -80,6 +101,12 @@ impl Trace {
             self.note(line);
         }
         step
+    }
+
+    /// Whether `line` starts with whitespace yet is not indented under an indented error line:
+    /// the next entry of the tree the error line stands in (`    man` after `      tables: FAIL`).
+    fn dedents(&self, line: &str) -> bool {
+        self.indent > 0 && indent(line) > 0 && indent(line) <= self.indent
     }
 
     fn note(&mut self, line: &str) {
@@ -105,6 +132,14 @@ impl Trace {
             self.diff = true;
         }
     }
+}
+
+/// Columns of leading whitespace, a tab taking a terminal's eight.
+fn indent(line: &str) -> usize {
+    line.bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .map(|b| if b == b'\t' { 8 } else { 1 })
+        .sum()
 }
 
 /// Lines that carry a chain on after a blank line.
@@ -250,6 +285,22 @@ mod tests {
         assert_eq!(absorbed(ruby), 2);
         assert!(!is_location("a.c:3: error: x"));
         assert!(!is_location("10:00:01"));
+    }
+
+    #[test]
+    fn a_heading_error_carries_the_lines_it_introduces() {
+        let minitest = "Failure:\nTestK#test_a [/x/test_k.rb:106]\nMinitest::Assertion: Expected true to not be truthy.\n\nSkipped:\n";
+        assert_eq!(absorbed(minitest), 2);
+        let long = format!("Error:\n{}\n", "detail\n".repeat(20));
+        assert_eq!(absorbed(&long), HEADING_LINES as usize);
+    }
+
+    #[test]
+    fn a_body_indented_under_its_error_goes_on_after_a_blank_line() {
+        let tasty = "      tables:    FAIL (0.06s)\n        \n        ----\n        --- tables.custom\n        +  29 </table>\n        ----\n    man\n";
+        assert_eq!(absorbed(tasty), 5);
+        let rspec = "  1) Post renders\n     Failure/Error: expect(x).to eq 1\n\n       expected: 1\n            got: 2\n\n  2) Post saves\n";
+        assert_eq!(absorbed(rspec), 4);
     }
 
     #[test]
