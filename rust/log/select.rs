@@ -214,7 +214,7 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     order.extend((n > 1).then_some(0));
     let mut seen = vec![false; found.errors.templates.len()];
     let mut kinds: Vec<(u64, std::cmp::Reverse<usize>)> = Vec::new();
-    for (i, b) in blocks.iter().enumerate().rev() {
+    for (i, b) in blocks.iter().enumerate() {
         if let Some(t) = b.template.filter(|&t| !seen[t]) {
             seen[t] = true;
             kinds.push((found.errors.count(Some(t)), std::cmp::Reverse(i)));

@@ -87,7 +87,6 @@ impl Trace {
             self.panic_message = false;
             Step::Absorb
         } else if self.heading > 0 {
-            self.heading -= 1;
             Step::Absorb
         } else if (continues(line) && !self.dedents(line))
             || (self.diff && line.starts_with(['-', '+']))
@@ -97,6 +96,9 @@ impl Trace {
             Step::End
         };
         if step == Step::Absorb {
+            // Every line after a heading counts against it, whichever rule took the line: a
+            // traceback under `Exception in thread X:` is its body.
+            self.heading = self.heading.saturating_sub(1);
             self.held = 0;
             self.note(line);
         }
@@ -293,6 +295,12 @@ mod tests {
         assert_eq!(absorbed(minitest), 2);
         let long = format!("Error:\n{}\n", "detail\n".repeat(20));
         assert_eq!(absorbed(&long), HEADING_LINES as usize);
+    }
+
+    #[test]
+    fn a_heading_ends_with_the_traceback_it_introduces() {
+        let thread = "Exception in thread T-1 (run):\nTraceback (most recent call last):\n  File \"a.py\", line 3, in run\n    f()\n  File \"a.py\", line 5, in f\n    g()\n  File \"a.py\", line 7, in g\n    h()\n  File \"a.py\", line 9, in h\n    raise E\nE: bad\nxmlrpc: 1 public names\n";
+        assert_eq!(absorbed(thread), 10);
     }
 
     #[test]
