@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import given, note
+from hypothesis import assume, given, note
 from hypothesis import strategies as st
 
 import shapeclip
@@ -322,6 +322,66 @@ def test_issue_10_the_tail_run_is_kept_and_the_budget_is_used(
     if budget >= 2000:
         # Lines here are short, so only the closing marker's reserve may stay unused.
         assert len(result.text) >= budget * 0.8, f"{len(result.text)} of {budget}"
+
+
+#: Lines shorter than any marker: a blank line, a brace, a bare status word.
+tiny = st.builds(lambda t: piece((t, OTHER)), st.sampled_from(["", "}", "ok", "--", "  done"]))
+
+
+@given(log=logs(st.one_of(ok_run, tiny, tiny, tiny), 10, 150), budget=st.sampled_from([1000, 2000, 4000]))
+def test_issue_10_no_gap_marker_is_longer_than_the_lines_it_stands_for(log: list[Piece], budget: int) -> None:
+    # Up to one and a half budgets of input, the planner holds every line (the first and the
+    # last budget's worth), so it could always show a gap's lines instead of its marker.
+    text, lines = render(log, crlf=False, ansi=False)
+    cut = text[: budget * 3 // 2]
+    text = cut[: cut.rfind("\n") + 1]
+    result = shapeclip.compress_detailed(text, "bash", budget)
+    note(result.text)
+    if result.shape != "log":
+        return
+    read_back(result.text, text, [line.kind for line in lines[: text.count("\n")]])
+    raw = text.split("\n")
+    for row in result.text.split("\n"):
+        gap = GAP.fullmatch(row)
+        if gap:
+            a, b = number(gap["a"]), number(gap["b"] or gap["a"])
+            cost = sum(len(terminal(raw[i - 1])) + 1 for i in range(a, b + 1))
+            assert cost > len(row) + 1, f"{row!r} stands for {cost} characters of lines"
+
+
+def test_issue_10_a_run_of_short_lines_is_shown_when_its_count_would_be_longer() -> None:
+    # Two "}" lines cost 4 characters; told as one with its "in a row" count they cost more than
+    # the lines, so the planner once left the second out behind a longer gap marker instead.
+    quiet = [f"[{i:>6}] compiling alpha_{i}.c ... ok" for i in range(1, 25)]
+    again = "[     1] compiling alpha_1.c ... ok"
+    end = ["", again, "", again, "[     1] compiling b.c ... ok"]
+    text = "\n".join(["Ran 1 tests in 0.0s", "}", "}", "Ran 1 tests in 0.0s", *quiet, *end]) + "\n"
+    out = shapeclip.compress(text, "bash", 1000)
+    assert out.startswith("Ran 1 tests in 0.0s\n}\n}\nRan 1 tests in 0.0s\n")
+
+
+#: Exception names that share no template, so no traceback repeats another.
+exception_names = st.lists(st.from_regex(r"[A-Z][a-z]{3,8}", fullmatch=True), min_size=2, max_size=10, unique=True)
+
+
+@given(names_=exception_names, quiet=st.lists(st.integers(5, 60), min_size=11, max_size=11), frames=st.integers(3, 6))
+def test_issue_10_every_headline_before_any_trace(names_: list[str], quiet: list[int], frames: int) -> None:
+    # Up to ten long tracebacks, apart: their headlines fit in 4,000 characters, their traces
+    # do not. Breadth before depth: every one names its exception before any shows its frames.
+    text = ""
+    for i, name in enumerate(names_):
+        text += "".join(f"[{i}-{j}] compiling unit_{j}.c ... ok\n" for j in range(quiet[i]))
+        text += "Traceback (most recent call last):\n"
+        for f in range(frames):
+            text += f'  File "/app/{name.lower()}/module_{f}.py", line {f + 10}, in step_{f}\n'
+            text += f"    result = handler_{f}(payload, options)\n"
+        text += f"{name}Error: the {name.lower()} stage failed\n"
+    text += "".join(f"[end-{j}] cleaning up ... ok\n" for j in range(quiet[-1]))
+    assume(len(text) > 6000)
+    out = shapeclip.compress(text, "bash", 4000)
+    note(out)
+    for name in names_:
+        assert f"{name}Error: the {name.lower()} stage failed\n" in out
 
 
 @given(log=short_pieces, decor=decorations, budget=st.sampled_from([400, 1000, 2000]))

@@ -151,23 +151,39 @@ fn walk<'s>(shown: &'s Shown, total_lines: u64, totals: Counts, mut visit: impl 
                 kinds: line.cum.before(line.class).minus(before),
             });
         }
-        let (mut last, mut repeats, mut folded) = (line, 1, 0);
+        let mut run = vec![line];
+        let mut folded = 0;
         while let Some((next, next_note)) = lines.peek() {
-            if !runs_on(line, note, last, next, next_note) {
+            if !runs_on(line, note, run[run.len() - 1], next, next_note) {
                 break;
             }
             folded += next.chars + u64::from(next.nl);
-            last = next;
-            repeats += 1;
+            run.push(next);
             lines.next();
         }
-        visit(Part::Line {
-            line,
-            note,
-            last,
-            repeats,
-            folded,
-        });
+        let repeats = run.len() as u64;
+        let last = run[run.len() - 1];
+        // A run is told by its count only when the count is shorter than the lines it folds.
+        if repeats > 1 && folded > repeat_note_len(repeats) {
+            visit(Part::Line {
+                line,
+                note,
+                last,
+                repeats,
+                folded,
+            });
+        } else {
+            // Only a line with no note starts a run, so each line of one keeps `note`.
+            for one in run {
+                visit(Part::Line {
+                    line: one,
+                    note,
+                    last: one,
+                    repeats: 1,
+                    folded: 0,
+                });
+            }
+        }
         prev = Some(last);
     }
     let prev_no = prev.map_or(0, |p| p.no);

@@ -86,9 +86,8 @@ impl Trace {
             }
             self.panic_message = false;
             Step::Absorb
-        } else if self.heading > 0 {
-            Step::Absorb
-        } else if (continues(line) && !self.dedents(line))
+        } else if self.heading > 0
+            || (continues(line) && !self.dedents(line))
             || (self.diff && line.starts_with(['-', '+']))
         {
             Step::Absorb
