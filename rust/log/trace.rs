@@ -31,7 +31,7 @@ const HEADING_LINES: u32 = 8;
 pub struct Trace {
     /// Inside a Python traceback: frames until the exception line.
     python: bool,
-    /// Inside a Go goroutine dump: every line until a blank one.
+    /// Inside a Go goroutine dump: its frames, until a blank line or a line that is no frame.
     goroutine: bool,
     /// The line after a Rust `panicked at …:` holds the panic message.
     panic_message: bool,
@@ -72,6 +72,10 @@ impl Trace {
                 return Step::Hold;
             }
             return Step::End;
+        }
+        if self.goroutine && !go_frame(line) {
+            // `FAIL pkg`, `exit status 2`: the dump is over.
+            self.goroutine = false;
         }
         let step = if self.held > 0 {
             if starts_chain(line) || indent(line) > self.indent {
@@ -133,6 +137,20 @@ impl Trace {
             self.diff = true;
         }
     }
+}
+
+/// A line of a Go goroutine dump: a call (`pkg.(*T).Run(0xc0, ...)`, `panic({...})`), its
+/// place (tab-indented), `created by`, or the header of the next goroutine.
+fn go_frame(line: &str) -> bool {
+    if line.starts_with(['\t', ' '])
+        || line.starts_with("created by ")
+        || line.starts_with("goroutine ")
+    {
+        return true;
+    }
+    line.split_once('(').is_some_and(|(name, _)| {
+        !name.is_empty() && !name.contains(char::is_whitespace) && line.trim_end().ends_with(')')
+    })
 }
 
 /// Columns of leading whitespace, a tab taking a terminal's eight.
@@ -266,6 +284,12 @@ mod tests {
         assert_eq!(absorbed(rust), 2);
         let go = "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/x/main.go:5 +0x1d\n\nexit status 2\n";
         assert_eq!(absorbed(go), 4);
+    }
+
+    #[test]
+    fn a_goroutine_dump_ends_at_the_first_line_that_is_no_frame() {
+        let go = "panic: index out of range [1] with length 1\n\ngoroutine 19 [running]:\ntesting.tRunner.func1()\n\t/go/src/testing/testing.go:1399 +0x39f\npanic({0x518fe0, 0xc0000ce018})\n\t/go/src/runtime/panic.go:884 +0x212\ncreated by testing.(*T).Run\n\t/go/src/testing/testing.go:1493 +0x35f\nFAIL\texample.com/orders\t0.010s\n=== RUN   TestKey\n";
+        assert_eq!(absorbed(go), 8);
     }
 
     #[test]
