@@ -144,6 +144,9 @@ const FORM_PATTERNS: &[&str] = &[
     "\u{25cf}",
     "[-] ",
     "** (",
+    "\u{d7} ",
+    ") test ",
+    "rspec ./",
     "xpected",
     "not found",
     "No such file",
@@ -405,6 +408,9 @@ mod tests {
             "Exception in thread \"main\" java.lang.IllegalStateException: x",
             "--- FAIL: TestParse (0.00s)",
             "tests/test_x.py::test_y FAILED                  [ 42%]",
+            " \u{d7} adds two numbers 3ms",
+            "rspec ./spec/models/post_spec.rb:12 # Post renders its title",
+            "  1) test adds numbers (MathTest)",
         ] {
             assert_eq!(c(line), Class::Error, "{line}");
         }

@@ -131,11 +131,22 @@ impl Evidence {
             "not ok ",
             "\u{2715}",
             "\u{2716}",
+            // Vitest's cross.
+            "\u{d7} ",
             "[-] ",
             "Failure/Error",
             "** (",
         ];
         if STARTS.iter().any(|p| t.starts_with(p)) {
+            return true;
+        }
+        // RSpec's list of failed examples: `rspec ./spec/a_spec.rb:12 # Foo does x`.
+        if t.starts_with("rspec ./") && t.contains(" # ") {
+            return true;
+        }
+        // ExUnit's numbered failure: `1) test adds numbers (MathTest)`.
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && t[digits..].starts_with(") test ") && t.ends_with(')') {
             return true;
         }
         if let Some(heading) = t.strip_prefix("\u{25cf} ") {
@@ -173,6 +184,9 @@ mod tests {
             "expected: 2 got: 3",
             "\u{25cf} Suite \u{203a} adds",
             "[-] runs all files -> values differ",
+            "\u{d7} adds two numbers 3ms",
+            "rspec ./spec/models/post_spec.rb:12 # Post renders its title",
+            "1) test adds numbers (MathTest)",
         ];
         for t in failing {
             let said = Evidence::of(t);
@@ -190,6 +204,9 @@ mod tests {
             &format!("{}DEBUG late", "x ".repeat(30)),
             "\u{25cf} Console",
             "Expected behaviour is documented",
+            "2 \u{d7} 3 = 6",
+            "rspec ./spec/models/post_spec.rb",
+            "1) test plan (draft)x",
         ] {
             let said = Evidence::of(t);
             assert!(!said.passing(t) && !said.failure_form(t), "{t}");
