@@ -9,6 +9,8 @@ mod clip;
 mod digest;
 mod engine;
 mod error;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 mod hash;
 mod log;
 mod plan;

@@ -218,8 +218,8 @@ impl<'a> Cursor<'a> {
 
 impl Prefilter {
     /// Byte offset of the first candidate hit in `hay[from..]`, if any: what the contract
-    /// test asks of each line.
-    #[cfg(test)]
+    /// test and the fuzzers ask of each line.
+    #[cfg(any(test, feature = "fuzzing"))]
     #[must_use]
     pub fn next_hit(&self, hay: &str, from: usize) -> Option<usize> {
         let keyword = Cursor::new(&self.keywords).hit(hay, from);

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use super::classify::Class;
 use crate::engine::Engine;
+use crate::fuzzing::log_check::parse_gap;
 use crate::plan::Shape;
 use crate::profile::Profile;
 
@@ -92,34 +93,6 @@ fn labelled_build_log(lines: usize) -> (String, Vec<Class>) {
     s.push_str("==== 3 failed, 1985 passed in 12.31s ====\n");
     labels.push(Summary);
     (s, labels)
-}
-
-/// The numbers of a gap marker: first and last line, and the classified lines it names
-/// (errors, warnings, summaries).
-fn parse_gap(marker: &str) -> Option<(u64, u64, [u64; 3])> {
-    let num = |s: &str| s.replace(',', "").parse::<u64>().ok();
-    let rest = marker.strip_prefix('[')?.strip_suffix(']')?;
-    let rest = rest
-        .strip_prefix("lines ")
-        .or_else(|| rest.strip_prefix("line "))?;
-    let (place, kinds) = rest.split_once(" omitted")?;
-    let (a, b) = place.split_once('-').unwrap_or((place, place));
-    let mut said = [0; 3];
-    if let Some(kinds) = kinds.strip_prefix(": ") {
-        for part in kinds.split(", ") {
-            let (n, word) = part.split_once(' ')?;
-            let slot = match word.trim_end_matches('s') {
-                "error line" => 0,
-                "warning" => 1,
-                "summary line" => 2,
-                _ => return None,
-            };
-            said[slot] += num(n)?;
-        }
-    } else if !kinds.is_empty() {
-        return None;
-    }
-    Some((num(a)?, num(b)?, said))
 }
 
 /// Every gap marker against a count over the labels, which never went through the classifier.

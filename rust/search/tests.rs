@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 
 use crate::engine::{Engine, Outcome};
+use crate::fuzzing::flood::check_map;
 use crate::plan::Shape;
 use crate::profile::Profile;
 use crate::text::char_count;
@@ -143,76 +144,6 @@ fn run_chunks(input: &str, budget: u64, chunk: usize) -> Outcome {
 
 fn run(input: &str, budget: u64) -> Outcome {
     run_chunks(input, budget, input.len())
-}
-
-/// Checks every count the output states against the truth, and that every file is named or
-/// counted in a directory line. Returns how many files are named.
-fn check_map(text: &str, truth: &[(String, u64)]) -> usize {
-    let prefix = text
-        .strip_prefix("[shapeclip: paths below are relative to ")
-        .and_then(|rest| rest.split_once("]\n"))
-        .map_or("", |(p, _)| p);
-    let shown = |p: &str| p.strip_prefix(prefix).unwrap_or(p).to_owned();
-    let total_files = truth.len() as u64;
-    let total_matches: u64 = truth.iter().map(|t| t.1).sum();
-    let (mut named, mut dir_files, mut line_matches) = (0usize, 0u64, 0u64);
-    for line in text.lines() {
-        let Some((name, inside)) = line.rsplit_once(" (") else {
-            continue;
-        };
-        let Some(inside) = inside.strip_suffix(')') else {
-            continue;
-        };
-        let number = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
-        if inside.contains(" file") {
-            let (files, matches) = inside.split_once(", ").unwrap();
-            let other = files.starts_with("other ");
-            let files = files.trim_start_matches("other ");
-            let f = number(files.split(' ').next().unwrap());
-            let m = number(matches.split(' ').next().unwrap());
-            let skip = other || name == "all files" || name == "other directories";
-            let skip = skip || (files.contains("directly inside") && name.starts_with('('));
-            if !skip {
-                let directly = files.contains("directly inside");
-                let under: Vec<_> = truth
-                    .iter()
-                    .filter(|(p, _)| {
-                        let p = shown(p);
-                        p.strip_prefix(name)
-                            .is_some_and(|rest| !directly || !rest.contains(['/', '\\']))
-                    })
-                    .collect();
-                assert_eq!(
-                    f,
-                    under.len() as u64,
-                    "files under {name}: {under:?}\n{text}"
-                );
-                assert_eq!(
-                    m,
-                    under.iter().map(|t| t.1).sum::<u64>(),
-                    "matches under {name}"
-                );
-            }
-            dir_files += f;
-            line_matches += m;
-        } else if let Some((n, rest)) = inside.split_once(" match") {
-            let (path, count) = truth
-                .iter()
-                .find(|(p, _)| shown(p) == name)
-                .unwrap_or_else(|| panic!("unknown file {name:?} in {line:?}"));
-            assert_eq!(number(n), *count, "count of {path}");
-            assert!(rest.is_empty() || rest.starts_with("es"), "{line}");
-            named += 1;
-            line_matches += count;
-        }
-    }
-    assert_eq!(
-        named as u64 + dir_files,
-        total_files,
-        "every file accounted once:\n{text}"
-    );
-    assert_eq!(line_matches, total_matches, "every match accounted once");
-    named
 }
 
 #[test]

@@ -1,0 +1,155 @@
+//! What a clip promises: a head that starts the input, a tail that ends it, and one marker
+//! whose every number equals a count over the input between them.
+
+use super::check::number;
+use super::program::Settings;
+use crate::engine::Outcome;
+use crate::plan::{LineRange, Piece};
+use crate::text::{char_count, thousands, tokens_for_chars};
+
+/// The facts of the cut, counted from the input and the two ends shown.
+struct Cut {
+    range: LineRange,
+    total_lines: u64,
+    chars: u64,
+    /// Characters of the first omitted line shown before the cut, and of the last after it.
+    first_shown: u64,
+    last_shown: u64,
+}
+
+pub fn check(settings: &Settings, text: &str, out: &Outcome) {
+    let kept = |p: &Piece| match p {
+        Piece::Kept(s) => s.clone(),
+        Piece::Marker(_) => panic!("two markers in a clip: {:?}", out.plan.pieces),
+    };
+    let (head, marker, tail) = match out.plan.pieces.as_slice() {
+        [Piece::Marker(m)] => (String::new(), m, String::new()),
+        [h, Piece::Marker(m)] => (kept(h), m, String::new()),
+        [Piece::Marker(m), t] => (String::new(), m, kept(t)),
+        [h, Piece::Marker(m), t] => (kept(h), m, kept(t)),
+        pieces => panic!("not a clip's pieces: {pieces:?}"),
+    };
+    assert!(text.starts_with(&head), "the head is not the input's start");
+    assert!(text.ends_with(&tail), "the tail is not the input's end");
+    assert!(
+        head.len() + tail.len() < text.len(),
+        "head and tail overlap"
+    );
+    let cut = cut(text, &head, &tail, out.totals.lines);
+    assert_eq!(out.plan.omitted, [cut.range], "the omitted range");
+    assert_eq!(out.plan.omitted_chars, cut.chars, "omitted characters");
+    // The marker is on a line of its own: after a '\n', and before one when a tail follows.
+    assert_eq!(
+        marker.starts_with('\n'),
+        !head.is_empty() && !head.ends_with('\n'),
+        "{marker:?}"
+    );
+    assert_eq!(marker.ends_with('\n'), !tail.is_empty(), "{marker:?}");
+    check_marker(settings, marker.trim_matches('\n'), &cut);
+}
+
+fn cut(text: &str, head: &str, tail: &str, total_lines: u64) -> Cut {
+    let newlines = |s: &str| s.bytes().filter(|&b| b == b'\n').count() as u64;
+    let first = newlines(head) + 1;
+    let first_shown = char_count(&head[head.rfind('\n').map_or(0, |i| i + 1)..]);
+    let tail_at = text.len() - tail.len();
+    let (last, last_shown) = if tail.is_empty() {
+        (total_lines, 0)
+    } else if tail_at == 0 || text.as_bytes()[tail_at - 1] == b'\n' {
+        (newlines(&text[..tail_at]), 0)
+    } else {
+        let line = tail.find('\n').map_or(tail, |i| &tail[..i]);
+        (newlines(&text[..tail_at]) + 1, char_count(line))
+    };
+    Cut {
+        range: LineRange { first, last },
+        total_lines,
+        chars: char_count(text) - char_count(head) - char_count(tail),
+        first_shown,
+        last_shown,
+    }
+}
+
+/// Reads `line 7` or `lines 1,007-1,009` off the start of `s`.
+fn range_at(s: &str) -> (u64, u64, &str) {
+    let rest = s
+        .strip_prefix("lines ")
+        .or_else(|| s.strip_prefix("line "))
+        .unwrap_or_else(|| panic!("no line range in {s:?}"));
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '-'))
+        .unwrap_or(rest.len());
+    let (place, after) = rest.split_at(end);
+    let (a, b) = place.split_once('-').unwrap_or((place, place));
+    (number(a), number(b), after)
+}
+
+fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
+    let range = cut.range;
+    if marker == "\u{2026}" {
+        return;
+    }
+    if let Some(terse) = marker.strip_prefix('[').filter(|m| m.starts_with("line")) {
+        let (a, b, rest) = range_at(terse);
+        assert_eq!(
+            (a, b, rest),
+            (range.first, range.last, " omitted]"),
+            "{marker}"
+        );
+        assert!(!terse.contains(','), "terse numbers are plain: {marker}");
+        return;
+    }
+    let body = marker
+        .strip_prefix("[shapeclip: ")
+        .and_then(|m| m.strip_suffix(']'))
+        .unwrap_or_else(|| panic!("not a marker: {marker:?}"));
+    let (a, b, rest) = range_at(body);
+    assert_eq!((a, b), (range.first, range.last), "{marker}");
+    let rest = rest
+        .strip_prefix(" of ")
+        .unwrap_or_else(|| panic!("no total in {marker}"));
+    let total_end = rest.find(' ').unwrap_or(rest.len());
+    assert_eq!(number(&rest[..total_end]), cut.total_lines, "{marker}");
+    let tokens = tokens_for_chars(cut.chars);
+    if let Some(compact) = rest[total_end..].strip_prefix(" omitted, ~") {
+        assert_eq!(compact, format!("{} tokens", thousands(tokens)), "{marker}");
+        return;
+    }
+    let (place, facts) = rest
+        .split_once(" omitted from this ")
+        .unwrap_or_else(|| panic!("no full marker: {marker}"));
+    // "after its first 3 chars", "except its last 5 chars", "except its first 3 and last 5".
+    let shown = |phrases: &[&str]| {
+        phrases.iter().find_map(|phrase| {
+            let (_, after) = place.split_once(phrase)?;
+            Some(number(after.split(' ').next().expect("a number follows")))
+        })
+    };
+    assert_eq!(
+        shown(&["its first "]),
+        (cut.first_shown > 0).then_some(cut.first_shown),
+        "{marker}"
+    );
+    assert_eq!(
+        shown(&["its last ", " and last "]),
+        (cut.last_shown > 0).then_some(cut.last_shown),
+        "{marker}"
+    );
+    let lines = range.last - range.first + 1;
+    let counts = format!(
+        "output ({} {}, {} chars, ~{} tokens). ",
+        thousands(lines),
+        if lines == 1 { "line" } else { "lines" },
+        thousands(cut.chars),
+        thousands(tokens),
+    );
+    assert!(facts.contains(&counts), "{marker} lacks {counts}");
+    let (a, b) = (range.first, range.last);
+    let hint = match settings.kind {
+        "shell" => format!("sed -n '{a},{b}p'"),
+        "file_read" => format!("offset {a} and limit {lines} "),
+        "other" => format!("lines {a} to {b},"),
+        _ => String::new(),
+    };
+    assert!(facts.contains(&hint), "{marker} lacks {hint}");
+}

@@ -1,0 +1,117 @@
+//! Fuzz targets: every planner and the stream, checked against what can be known without them.
+//!
+//! Each entry point turns a fuzzer's bytes into an input and a way of feeding it, runs the
+//! engine, and panics when a contract breaks: the budget bound in characters, stream equal to
+//! one-shot (whatever the chunks, `str` or `bytes`), totals and marker numbers equal to naive
+//! counts over the input, and every planner's specific promises (see [`check`]). The targets
+//! in `fuzz/` call these and nothing else, and `tests.rs` replays every input kept under
+//! `fuzz/corpus` and `fuzz/regressions`, so a failure the fuzzer once found stays a test that
+//! needs neither libFuzzer nor a nightly toolchain.
+//!
+//! Compiled only for tests and with the `fuzzing` feature; the Python module never has it.
+
+mod check;
+mod clip_check;
+pub(crate) mod flood;
+pub(crate) mod log_check;
+mod program;
+
+use crate::engine::sink::Lookahead;
+use crate::engine::{Engine, Outcome};
+use crate::log::classify::{Class, Prefilter, classify};
+use crate::profile::Profile;
+use program::{Choices, Settings};
+
+/// Raw bytes, any tool kind, small and middling budgets: mostly the clip and passthrough.
+///
+/// # Panics
+/// When a contract breaks; that is what the fuzzer looks for.
+pub fn clip(data: &[u8]) {
+    let mut choices = Choices::new(data);
+    let settings = Settings::read(&mut choices);
+    check::all_ways(&settings, choices.rest());
+}
+
+/// Lines of a build log drawn from its vocabulary (keywords, CI prefixes, traces, ANSI, raw
+/// bytes, repeats), under a shell tool: the log planner. Also checks the prefilter's contract
+/// on every line: a line it passes over is never classified as anything but other.
+///
+/// # Panics
+/// When a contract breaks.
+pub fn log(data: &[u8]) {
+    let mut choices = Choices::new(data);
+    let settings = Settings::read(&mut choices).for_logs();
+    let input = program::log_lines(&mut choices);
+    prefilter_contract(&String::from_utf8_lossy(&input));
+    check::all_ways(&settings, &input);
+}
+
+/// A grep flood in one of its formats, generated with the true count of every file: the
+/// search planner's table and every count its output states must equal that truth.
+///
+/// # Panics
+/// When a contract breaks.
+pub fn search(data: &[u8]) {
+    let mut choices = Choices::new(data);
+    let settings = Settings::read(&mut choices).for_search();
+    let flood = flood::Flood::read(&mut choices);
+    flood.check_table();
+    let outcome = check::all_ways(&settings, flood.text.as_bytes());
+    flood.check_output(&outcome, settings.budget);
+}
+
+/// Segments repeated up to megabytes, fed in chunks up to megabytes: the paths only large
+/// inputs take (lines passed on in pieces, blocks prepared on a second core, table caps).
+///
+/// # Panics
+/// When a contract breaks.
+pub fn stream(data: &[u8]) {
+    let mut choices = Choices::new(data);
+    let settings = Settings::read(&mut choices).for_streams();
+    let input = program::expand(&mut choices);
+    check::all_ways(&settings, &input);
+}
+
+/// The prefilter never passes over a line that `classify` would not call other, and its
+/// block-wide look finds exactly the lines after the first that are not other.
+fn prefilter_contract(text: &str) {
+    let pre = Prefilter::default();
+    let mut expected = Vec::new();
+    for (i, line) in text.split('\n').enumerate() {
+        let class = classify(line);
+        if pre.next_hit(&format!("\n{line}"), 0).is_none() {
+            assert_eq!(class, Class::Other, "the prefilter passed over {line:?}");
+        }
+        if i > 0 && class != Class::Other {
+            expected.push((i as u64, class));
+        }
+    }
+    let found: Vec<(u64, Class)> = pre.look(text).iter().map(|c| (c.line, c.class)).collect();
+    assert_eq!(found, expected, "the look's candidates");
+}
+
+/// One run of the engine: `chunks` fed in order, each as `str` when `as_str` says so and it is
+/// valid UTF-8, else as bytes.
+fn run<'a>(settings: &Settings, chunks: impl IntoIterator<Item = (&'a [u8], bool)>) -> Outcome {
+    let mut engine = settings.engine();
+    for (chunk, as_str) in chunks {
+        match std::str::from_utf8(chunk) {
+            Ok(text) if as_str => engine.feed_str(text),
+            _ => engine.feed_bytes(chunk),
+        }
+    }
+    engine.finish()
+}
+
+impl Settings {
+    fn engine(&self) -> Engine {
+        let profile = Profile::new(self.kind, Some(self.tool), self.weights.0, self.weights.1)
+            .expect("the settings pick valid profiles");
+        Engine::new(self.budget, profile)
+            .and_then(|engine| engine.with_digest_room(self.digest_room))
+            .expect("the settings pick valid budgets")
+    }
+}
+
+#[cfg(test)]
+mod tests;
