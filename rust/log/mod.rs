@@ -290,18 +290,20 @@ impl LogPlanner {
         let Some(open) = self.open.as_mut() else {
             return false;
         };
+        let class = known.unwrap_or_else(|| line.class());
         match open.trace.step(line.body()) {
-            Step::Hold => {
+            // A line blank after its CI prefix may still be classified (a bare `##[error]`):
+            // held, it would never be counted, so it ends the block and is read on its own.
+            Step::Hold if class == Class::Other => {
                 let kept = keep_shown(&line, no, Class::Other, nl, self.counts, self.line_keep);
                 open.held.push(kept);
                 true
             }
-            Step::End => {
+            Step::Hold | Step::End => {
                 self.close_open(false);
                 false
             }
             Step::Absorb => {
-                let class = known.unwrap_or_else(|| line.class());
                 self.counts.add(class);
                 let kept = keep_shown(&line, no, class, nl, self.counts, self.line_keep);
                 let open = self.open.as_mut().expect("checked above");

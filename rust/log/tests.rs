@@ -225,3 +225,33 @@ fn bad_input_stays_within_budget() {
         }
     }
 }
+
+/// Found by the log fuzzer: a bare `##[error]` line has no text after its CI prefix, so an
+/// open trace held it as a blank line, and it was never counted as the error it is: a gap
+/// holding 165 error lines said 82.
+#[test]
+fn a_bare_error_annotation_in_a_trace_is_counted() {
+    use Class::{Error, Other};
+    let mut input = String::new();
+    let mut labels = Vec::new();
+    for i in 0..90 {
+        writeln!(
+            input,
+            "Traceback (most recent call last):\n##[error]\nstep {i} ok"
+        )
+        .expect("writing to a String");
+        labels.extend([Error, Error, Other]);
+    }
+    for budget in [600, 2000] {
+        let (text, shape) = compress(input.as_bytes(), budget, 1 << 20);
+        assert_eq!(shape, Shape::Log);
+        for row in text.lines().filter(|r| r.starts_with("[line")) {
+            let (a, b, said) = parse_gap(row).unwrap_or_else(|| panic!("{row}"));
+            let errors = labels[usize::try_from(a - 1).unwrap()..usize::try_from(b).unwrap()]
+                .iter()
+                .filter(|c| **c == Error)
+                .count();
+            assert_eq!(said[0], errors as u64, "budget {budget}: {row}");
+        }
+    }
+}
