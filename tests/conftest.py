@@ -1,7 +1,8 @@
 """Shared fixtures: hypothesis profiles and the two backends every invariant runs on.
 
 `SHAPECLIP_HYPOTHESIS=slow` selects thousands of examples per property; the default `fast`
-profile keeps CI quick.
+profile keeps CI quick. `SHAPECLIP_HYPOTHESIS=fuzz` runs a hundred thousand per property, for a
+long fuzz of the facade (an hour or more; `--hypothesis-show-statistics` says how many ran).
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ settings.register_profile("fast", max_examples=150, deadline=None, suppress_heal
 settings.register_profile(
     "slow",
     max_examples=4000,
+    deadline=None,
+    suppress_health_check=[*_REUSED_FIXTURE, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "fuzz",
+    max_examples=100_000,
     deadline=None,
     suppress_health_check=[*_REUSED_FIXTURE, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
