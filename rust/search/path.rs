@@ -187,6 +187,31 @@ impl Iterator for Readings<'_> {
 }
 
 impl Readings<'_> {
+    /// Moves to the next `:` or `.`, past places that can only be read as context rows
+    /// (`-NN-`) without an extension: from the last dot before one of them on, the bytes hold
+    /// the `-` or `:` of the reading before. Of those places only the last that reads as a row
+    /// matters, as the `previous` of the readings after them. False when no `:` or `.` is
+    /// left, so that no reading is left that matters.
+    fn skip_plain_context(&mut self) -> bool {
+        let (bytes, from) = (self.bytes, self.prefix.end);
+        let Some(to) = memchr::memchr2(b':', b'.', &bytes[from..self.head]).map(|i| from + i)
+        else {
+            return false;
+        };
+        // Places start after the first byte (see `next`).
+        let start = from.max(1).min(to);
+        let mut end = to;
+        while let Some(i) = memchr::memrchr(b'-', &bytes[start..end]) {
+            if let Some(row) = row_after(bytes, start + i) {
+                self.previous = Some(row.path_len);
+                break;
+            }
+            end = start + i;
+        }
+        self.prefix.push_to(bytes, to);
+        true
+    }
+
     /// The reading of `row`, whose path ends where the facts gathered so far end; `None` when
     /// that is not believable as a path.
     fn judge(&mut self, row: RowParse) -> Option<Reading> {
@@ -261,12 +286,12 @@ impl Choice {
 /// `Makefile-7-d[1:2:3]` has a `:2:`), and a match beats a context row; the leftmost of the
 /// best rank wins. Only the first rank is sure, and only when nothing plausible came before it:
 /// in `Makefile:3:see a.py-2-x` the match's text quotes another search result.
-pub fn choose(readings: impl Iterator<Item = Reading>) -> Option<Choice> {
+pub fn choose(mut readings: Readings<'_>) -> Option<Choice> {
     let mut best: Option<Reading> = None;
     // After a reading of the first rank the best is decided; only the first match is sought.
     let mut decided: Option<RowParse> = None;
     let mut first_match: Option<Reading> = None;
-    for reading in readings {
+    while let Some(reading) = readings.next() {
         if reading.row.is_match && first_match.is_none_or(|m| m.in_time && !reading.in_time) {
             first_match = Some(reading);
         }
@@ -293,6 +318,15 @@ pub fn choose(readings: impl Iterator<Item = Reading>) -> Option<Choice> {
         // A best of rank 1 can only be confirmed by one of rank 0, not beaten.
         let settled = decided.is_some() || best.is_some_and(|b| b.rank == 1);
         if settled && first_match.is_some_and(|m| !m.in_time) {
+            break;
+        }
+        // Readings before the next `:` or `.` are context rows without an extension (rank 3
+        // or 4): they beat no best of rank 3 or better and are no match, so they are passed
+        // over at once. Lines of nothing else (`p7-1-a-1-a-…`) then cost one search, not a
+        // reading at every `-NN-` up to the cap.
+        if (decided.is_some() || best.is_some_and(|b| b.rank <= 3))
+            && !readings.skip_plain_context()
+        {
             break;
         }
     }
