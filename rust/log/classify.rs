@@ -5,9 +5,9 @@
 //! [`classify`]. That split is safe because of one contract, checked by a test over many lines:
 //! **`classify` returns [`Class::Other`] for every line that holds none of the prefilter's
 //! patterns** (keywords are recognised only in lower, Capitalised or UPPER case, the casings the
-//! patterns list). Classification is a pure function of a line's first [`CLASSIFY_PREFIX`]
-//! bytes, so a line counts the same whether it was met in the scan, in the head, in the tail or
-//! in pieces.
+//! patterns list, and a pattern that only removing escape sequences forms does not count).
+//! Classification is a pure function of a line's first [`CLASSIFY_PREFIX`] bytes, so a line
+//! counts the same whether it was met in the scan, in the head, in the tail or in pieces.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -293,11 +293,27 @@ pub fn classify(raw: &str) -> Class {
     while !raw.is_char_boundary(end) {
         end -= 1;
     }
-    let line = clean(&raw[..end]);
+    let raw = &raw[..end];
+    if !escapes_hide_nothing(raw) {
+        return Class::Other;
+    }
+    let line = clean(raw);
     // Rules about how a line starts look at it before escapes are removed, as the prefilter's
     // line-start patterns do.
-    let start = last_state(&raw[..end]);
-    classify_clean(&line, start)
+    classify_clean(&line, last_state(raw))
+}
+
+/// Whether the prefilter, which scans raw text, sees a pattern in `raw` wherever `classify`
+/// could find one: always, unless `raw` has an escape sequence, whose removal may join one
+/// (`err\x1b[0mor`). Such a line counts only if its raw text holds a pattern too, so that the
+/// pass, which classifies only what the prefilter hit, counts it as the head and tail do.
+/// Looking at every line with an escape instead made coloured logs cost eight times as much.
+fn escapes_hide_nothing(raw: &str) -> bool {
+    if memchr::memchr(0x1b, raw.as_bytes()).is_none() {
+        return true;
+    }
+    let hay = format!("\n{raw}");
+    PREFILTER.0.is_match(hay.as_str()) || PREFILTER.1.is_match(hay.as_str())
 }
 
 /// A raw line (without its `'\n'`) as a terminal shows it: what the planner classifies, traces
@@ -338,6 +354,9 @@ impl<'a> Shown<'a> {
     #[must_use]
     pub fn class(&self) -> Class {
         if self.raw.len() <= CLASSIFY_PREFIX {
+            if !escapes_hide_nothing(self.raw) {
+                return Class::Other;
+            }
             classify_clean(&self.text, self.state)
         } else {
             classify(self.raw)
@@ -491,6 +510,24 @@ mod tests {
     fn ansi_and_progress_redraws_are_seen_through() {
         assert_eq!(c("\x1b[31mE       AssertionError: x\x1b[0m"), Class::Error);
         assert_eq!(c("error: old state\rall good now\r"), Class::Other);
+    }
+
+    /// Found by the clip fuzzer: escape sequences inside a pattern hid it from the prefilter,
+    /// which scans the raw text, while `classify` read the line with them removed. Such a
+    /// line was counted by the head and the tail but not by the pass, and gap counts fell
+    /// short (or, in a debug build, the tail's walk back underflowed).
+    #[test]
+    fn escapes_that_form_a_pattern_do_not_classify_a_line() {
+        let pre = Prefilter::default();
+        for line in [
+            "err\x1b[0mor: x undeclared",
+            "\x1b[1mFA\x1b[0mIL\tgithub.com/x/y\t0.012s",
+            "*\x1b\x1b* (Mix) boom",
+        ] {
+            assert!(pre.next_hit(&format!("\n{line}"), 0).is_none(), "{line:?}");
+            assert_eq!(c(line), Class::Other, "{line:?}");
+        }
+        assert_eq!(c("\x1b[31merror\x1b[0m: x undeclared"), Class::Error);
     }
 
     /// The prefilter's contract: a line it does not hit is `Other`.
