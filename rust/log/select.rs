@@ -503,7 +503,7 @@ fn head_lines(window: &Window, room: u64, line_keep: u64) -> Vec<Kept> {
     lines
 }
 
-/// The complete lines at the end of `window.tail`, within `room` characters.
+/// The complete lines at the end of the window's last characters, within `room` characters.
 fn tail_lines(
     window: &Window,
     totals: &Totals,
@@ -511,7 +511,7 @@ fn tail_lines(
     room: u64,
     line_keep: u64,
 ) -> Vec<Kept> {
-    let text = window.tail.as_str();
+    let text = window.last_chars();
     let starts_whole = char_count(text) == totals.chars;
     let body = if starts_whole {
         text

@@ -255,3 +255,27 @@ fn a_bare_error_annotation_in_a_trace_is_counted() {
         }
     }
 }
+
+/// Found by the log fuzzer: the clip's window holds at least the last `budget + 1`
+/// characters, and more or fewer of them by how the input came in blocks. The tail run read
+/// lines from all it held, counting a long line as only its shown part, so a last line longer
+/// than that took fewer characters of the budget than of the window, and 1-byte chunks showed
+/// 46 repeats of the line before it where one feed showed 44.
+#[test]
+fn the_tail_run_is_the_same_however_the_input_was_split() {
+    let mut input = String::new();
+    for i in 0..90 {
+        writeln!(input, "===== {i}").expect("writing to a String");
+    }
+    input.push_str(&"===== 89\n".repeat(439));
+    input.push_str(&"E       assert 1 == 2".repeat(7));
+    input.push('\n');
+    let whole = compress(input.as_bytes(), 539, 1 << 20);
+    for chunk in [1, 7, 64] {
+        assert_eq!(
+            compress(input.as_bytes(), 539, chunk),
+            whole,
+            "chunk {chunk}"
+        );
+    }
+}
