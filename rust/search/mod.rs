@@ -264,7 +264,7 @@ impl SearchPlanner {
                     return;
                 }
                 if let Some(held) = self.held.take_if(|h| h.may_be_heading) {
-                    if self.confirms_heading(&held.text, line) {
+                    if self.confirms_heading(&held.text, line, row.is_match) {
                         self.search_lines += 1;
                         self.grow_fold(char_count(&held.text) + 2);
                         let path = held.text.strip_suffix('\r').unwrap_or(&held.text);
@@ -305,12 +305,15 @@ impl SearchPlanner {
         }
     }
 
-    /// Whether a bare row (`line`) after a line that may be a `--heading` path confirms it.
-    /// `2024-01-02/x.c:3:y` reads as a bare row `2024-` too, but a sure path row wins; so does a
-    /// row that continues the held line (`2024-01-02/a b/x.c:2:y` after
-    /// `2024-01-02/a b/x.c:1:z`): both are rows of one file, not a heading and a row.
-    fn confirms_heading(&self, held: &str, line: &str) -> bool {
-        !parse_path_row(line, self.previous()).is_some_and(|choice| choice.best.certain)
+    /// Whether a bare row (`line`, a match when `bare_match`) after a line that may be a
+    /// `--heading` path confirms it. `2024-01-02/x.c:3:y` reads as a bare row `2024-` too, but
+    /// a sure path row wins; so does a row that continues the held line
+    /// (`2024-01-02/a b/x.c:2:y` after `2024-01-02/a b/x.c:1:z`): both are rows of one file,
+    /// not a heading and a row. A sure context row does not beat a bare match: `7:.a-3-a` is
+    /// line 7 of the heading's file sooner than line 3 of a file `7:.a`, printed with no match.
+    fn confirms_heading(&self, held: &str, line: &str, bare_match: bool) -> bool {
+        !parse_path_row(line, self.previous())
+            .is_some_and(|choice| choice.best.certain && (choice.best.is_match || !bare_match))
             && continued_reading(held, line).is_none()
     }
 
