@@ -91,8 +91,11 @@ impl LineReader {
             self.emit_lines(&rest[..=last_nl], valid, sink);
             rest = &rest[last_nl + 1..];
         }
-        if rest.len() >= LINE_PIECE_CAP {
-            let cut = sequence_safe_cut(rest);
+        // A line that goes on past the chunk is passed on in pieces of at most the cap, like a
+        // carried one: each piece stays in cache while every planner reads it, where one piece
+        // of 100 MB made each planner's pass a trip to memory (1.4 GB/s against 2.3 for 10 MB).
+        while rest.len() >= LINE_PIECE_CAP {
+            let cut = sequence_safe_cut(&rest[..LINE_PIECE_CAP]);
             self.emit(&rest[..cut], valid, true, sink);
             rest = &rest[cut..];
         }
