@@ -153,6 +153,9 @@ const FORM_PATTERNS: &[&str] = &[
     "ermission denied",
     "egmentation fault",
     "Killed",
+    "imed out",
+    "aborted!",
+    "Aborted (core dumped)",
 ];
 
 /// The block-wide scan that finds candidate lines.
