@@ -6,6 +6,7 @@
 //! State between chunks is bounded by the budget and fixed caps, never by the input's size.
 
 mod ahead;
+mod prepare;
 pub mod reader;
 pub mod sink;
 

@@ -11,6 +11,7 @@
 //! clip's window and selects under the budget (see `select`); it declines, and the clip runs,
 //! when the output shows no error and fewer than two summary lines.
 
+pub mod class;
 pub mod classify;
 pub mod dedup;
 mod evidence;
@@ -26,7 +27,8 @@ pub mod trace;
 
 use std::collections::VecDeque;
 
-use classify::{Candidate, Class, Counts, Prefilter, Shown, classify};
+use class::{Class, Counts};
+use classify::{Candidate, Prefilter, Shown, classify};
 use dedup::Dedup;
 use store::{BlockStore, ErrorBlock, Kept, Summaries};
 use trace::{Step, Trace};

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::classify::Counts;
+use super::class::Counts;
 use super::store::Kept;
 use crate::plan::{LineRange, Piece};
 use crate::text::{char_count, thousands};

@@ -20,7 +20,8 @@
 
 use std::collections::BTreeMap;
 
-use super::classify::{Class, Counts, classify};
+use super::class::{Class, Counts};
+use super::classify::classify;
 use super::dedup::{Dedup, Template, variant_key};
 use super::keep_line;
 use super::render::{self, LeftOut, Omitted, Tier};

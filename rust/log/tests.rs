@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::classify::Class;
+use super::class::Class;
 use crate::engine::Engine;
 use crate::plan::Shape;
 use crate::profile::Profile;
