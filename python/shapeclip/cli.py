@@ -16,7 +16,7 @@ import os
 import sys
 import textwrap
 
-from . import __version__
+from . import __version__, cli_store
 from .api import DEFAULT_BUDGET, Compressor, backend
 from .cli_input import Interrupts, read_to_end, run_command
 from .digest import DEFAULT_TIMEOUT, DigestFn, anthropic_messages, openai_chat
@@ -76,7 +76,9 @@ def _positive_int(value: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shapeclip",
-        usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]",
+        usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]\n"
+        "       %(prog)s show ID [--lines A:B] [--grep PATTERN [-C N]] [--budget N]\n"
+        "       %(prog)s store [--stats | --prune | --clear]",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
         epilog=EPILOG.format(kinds=_tool_kinds()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -86,7 +88,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         nargs="?",
         default=None,
-        help="file to read; - reads standard input, as does nothing unless it is a terminal",
+        help="file to read (./show for one named show); - reads standard input, "
+        "as does nothing unless it is a terminal",
     )
     parser.add_argument(
         "--tool", default=None, help="the tool that produced the output (e.g. bash, grep, read_file; kinds below)"
@@ -149,6 +152,8 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeo
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in cli_store.COMMANDS:
+        return cli_store.run(argv)
     # Everything after the first `--` is a command to run, not options of ours.
     split = argv.index("--") if "--" in argv else len(argv)
     own, command = argv[:split], argv[split + 1 :]

@@ -116,12 +116,12 @@ class Store:
 
     def entry(self, entry_id: str) -> Entry:
         """What is known of `entry_id`. Raises `Evicted` when there is no such entry."""
-        with self._opened(entry_id) as (entry, _):
+        with self.opened(entry_id) as (entry, _):
             return entry
 
     def get(self, entry_id: str) -> str:
         """The whole stored output, decoded as the compression read it."""
-        with self._opened(entry_id) as (_, file):
+        with self.opened(entry_id) as (_, file):
             return file.read().decode("utf-8", "replace")
 
     def lines(self, entry_id: str, first: int, last: int) -> list[str]:
@@ -129,17 +129,11 @@ class Store:
         its newline if it had one; fewer when the output ends sooner."""
         if first < 1 or last < first:
             raise ValueError(f"a line range is 1-based and in order, got {first}:{last}")
-        shown = []
-        with self._opened(entry_id) as (_, file):
-            for number, line in numbered(file):
-                if number > last:
-                    break
-                if number >= first:
-                    shown.append(line)
-        return shown
+        with self.opened(entry_id) as (_, file):
+            return [line for _, line in numbered(file, first, last)]
 
     @contextlib.contextmanager
-    def _opened(self, entry_id: str) -> Iterator[tuple[Entry, BinaryIO]]:
+    def opened(self, entry_id: str) -> Iterator[tuple[Entry, BinaryIO]]:
         """The entry and its output, opened for reading; its recency is refreshed."""
         if not _ID.fullmatch(entry_id):
             raise Evicted(entry_id)
@@ -207,10 +201,14 @@ class Store:
             os.close(root)
 
 
-def numbered(file: BinaryIO) -> Iterator[tuple[int, str]]:
-    """The lines of `file`, numbered from 1 as the engine numbers them (split at `\\n` only)."""
+def numbered(file: BinaryIO, first: int = 1, last: int | None = None) -> Iterator[tuple[int, str]]:
+    """Lines `first` to `last` of `file` (to its end when `last` is None) with their numbers,
+    which start at 1 and split at `\\n` only, as the engine's do."""
     for number, raw in enumerate(file, 1):
-        yield number, raw.decode("utf-8", "replace")
+        if last is not None and number > last:
+            return
+        if number >= first:
+            yield number, raw.decode("utf-8", "replace")
 
 
 def _outputs(root: int) -> list[tuple[int, str, int]]:
