@@ -4,6 +4,7 @@
 //! engine receives the resolved profile. The kind decides the retrieval hint a marker gives.
 
 use crate::error::Error;
+use crate::way_back::WayBack;
 
 /// What produced the output; decides how a marker says to get omitted lines back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +46,8 @@ pub struct Profile {
     pub tool: String,
     pub head_weight: u64,
     pub tail_weight: u64,
+    /// A stored copy of the output, when there is one: markers then point into it.
+    pub way_back: Option<WayBack>,
 }
 
 /// Longest tool name a marker prints; a marker's length must not depend on arbitrary input.
@@ -69,6 +72,7 @@ impl Profile {
             tool: tool.map(tool_label).unwrap_or_default(),
             head_weight,
             tail_weight,
+            way_back: None,
         })
     }
 }

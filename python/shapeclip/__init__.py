@@ -8,6 +8,7 @@ it back.
 
 from .api import Compressed, Compressor, acompress, acompress_detailed, backend, compress, compress_detailed
 from .profiles import DEFAULT, TOOL_PROFILES, Profile, profile_for
+from .store import Entry, Store
 
 __version__ = "0.1.0"
 
@@ -16,7 +17,9 @@ __all__ = [
     "TOOL_PROFILES",
     "Compressed",
     "Compressor",
+    "Entry",
     "Profile",
+    "Store",
     "__version__",
     "acompress",
     "acompress_detailed",

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from .profiles import Profile
 
 _MARKER_SEPARATORS = 2
+#: A stored copy of the output, which markers then point into: its entry ID and file's path.
+WayBack = tuple[str, str]
 _MAX_TOOL_LABEL = 40
 
 
@@ -85,8 +87,14 @@ def _place(span: Span) -> str:
     return rng
 
 
-def _hint(span: Span, kind: str) -> str:
+def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
     a, b = span.first, span.last
+    if way_back is not None:
+        entry, path = way_back
+        return (
+            f"To see them, run shapeclip show {entry} --lines {a}:{b}, "
+            f"or read {path} with offset {a} and limit {span.lines}."
+        )
     if kind == "shell":
         return (
             f"To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
@@ -106,18 +114,20 @@ def _hint(span: Span, kind: str) -> str:
 _TIERS = ("full", "compact", "terse", "bare")
 
 
-def render_marker(tier: str, span: Span, kind: str, label: str) -> str:
+def render_marker(tier: str, span: Span, kind: str, label: str, way_back: WayBack | None = None) -> str:
     """The marker for `span`, worded exactly as the native core words it."""
     if tier == "full":
         what = f"{label} " if label else ""
         unit = "line" if span.lines == 1 else "lines"
         return (
             f"[shapeclip: {_place(span)} omitted from this {what}output ({span.lines:,} {unit}, "
-            f"{span.chars:,} chars, ~{_tokens(span.chars):,} tokens). {_hint(span, kind)}]"
+            f"{span.chars:,} chars, ~{_tokens(span.chars):,} tokens). {_hint(span, kind, way_back)}]"
         )
     if tier == "compact":
+        show = "" if way_back is None else f"; shapeclip show {way_back[0]} --lines {span.first}:{span.last}"
         return (
-            f"[shapeclip: {_line_range(span, True)} of {span.total_lines:,} omitted, ~{_tokens(span.chars):,} tokens]"
+            f"[shapeclip: {_line_range(span, True)} of {span.total_lines:,} omitted, "
+            f"~{_tokens(span.chars):,} tokens{show}]"
         )
     if tier == "terse":
         return f"[{_line_range(span, False)} omitted]"
@@ -189,20 +199,21 @@ class Clipper:
         while self._tail_len - len(self._tail[0]) >= keep:
             self._tail_len -= len(self._tail.popleft())
 
-    def finish(self) -> ClipResult:
+    def finish(self, way_back: WayBack | None = None) -> ClipResult:
+        """The clip; `way_back` (a stored copy's ID and path) makes its marker point there."""
         self._take(self._decoder.decode(b"", True))
         lines = self._newlines + (1 if self._ends_open else 0)
         head = "".join(self._head)
         if self._chars <= self._budget:
             return ClipResult(head, self._chars, lines, None)
-        return self._plan("".join(self._tail), head, lines)
+        return self._plan("".join(self._tail), head, lines, way_back)
 
-    def _plan(self, tail_text: str, head_text: str, lines: int) -> ClipResult:
+    def _plan(self, tail_text: str, head_text: str, lines: int, way_back: WayBack | None) -> ClipResult:
         budget = self._budget
         widest = Span.widest(lines, self._chars)
 
         def worst(tier: str) -> int:
-            return len(render_marker(tier, widest, self._kind, self._label)) + _MARKER_SEPARATORS
+            return len(render_marker(tier, widest, self._kind, self._label, way_back)) + _MARKER_SEPARATORS
 
         tier = next(t for t in _TIERS if worst(t) <= budget // 2 or t == "bare")
         room = max(0, budget - worst(tier))
@@ -213,7 +224,7 @@ class Clipper:
         tail = tail_text[tail_start:]
         span = self._span(head, tail_text, tail_start, lines)
 
-        marker = render_marker(tier, span, self._kind, self._label)
+        marker = render_marker(tier, span, self._kind, self._label, way_back)
         if head and not head.endswith("\n"):
             marker = "\n" + marker
         if tail:

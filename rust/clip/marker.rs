@@ -69,14 +69,21 @@ pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
                 if n == 1 { "line" } else { "lines" },
                 thousands(span.chars),
                 thousands(tokens_for_chars(span.chars)),
-                hint(span, profile.kind),
+                hint(span, profile),
             )
         }
         Tier::Compact => format!(
-            "[shapeclip: {} of {} omitted, ~{} tokens]",
+            "[shapeclip: {} of {} omitted, ~{} tokens{}]",
             line_range(span, true),
             thousands(span.total_lines),
             thousands(tokens_for_chars(span.chars)),
+            profile
+                .way_back
+                .as_ref()
+                .map_or(String::new(), |way| format!(
+                    "; {}",
+                    way.show_lines(span.first, span.last)
+                )),
         ),
         Tier::Terse => format!("[{} omitted]", line_range(span, false)),
         Tier::Bare => "\u{2026}".to_owned(),
@@ -119,9 +126,12 @@ fn place(span: &Span) -> String {
     }
 }
 
-fn hint(span: &Span, kind: ToolKind) -> String {
+fn hint(span: &Span, profile: &Profile) -> String {
     let (a, b) = (span.first, span.last);
-    match kind {
+    if let Some(way) = &profile.way_back {
+        return format!("To see them, {}.", way.lines_hint(a, b, span.lines));
+    }
+    match profile.kind {
         ToolKind::Shell => format!(
             "To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
         ),
@@ -178,6 +188,32 @@ mod tests {
         );
         assert!(
             render(Tier::Full, &span, &profile("file_read")).contains("offset 412 and limit 9462")
+        );
+    }
+
+    #[test]
+    fn a_stored_copy_is_the_way_back() {
+        let mut p = profile("search");
+        p.way_back = Some(crate::way_back::WayBack {
+            id: "3f9a2c1b7d04".into(),
+            path: "/s/3f9a2c1b7d04.out".into(),
+        });
+        let span = Span {
+            first: 5,
+            last: 7,
+            lines: 3,
+            chars: 120,
+            first_shown: 0,
+            last_shown: 0,
+            ..Span::widest(10, 200)
+        };
+        assert!(render(Tier::Full, &span, &p).ends_with(
+            "To see them, run shapeclip show 3f9a2c1b7d04 --lines 5:7, or read \
+             /s/3f9a2c1b7d04.out with offset 5 and limit 3.]"
+        ));
+        assert_eq!(
+            render(Tier::Compact, &span, &p),
+            "[shapeclip: lines 5-7 of 10 omitted, ~30 tokens; shapeclip show 3f9a2c1b7d04 --lines 5:7]"
         );
     }
 

@@ -14,6 +14,7 @@ use super::class::Counts;
 use super::store::Kept;
 use crate::plan::{LineRange, Piece};
 use crate::text::{char_count, thousands};
+use crate::way_back::WayBack;
 
 /// How much a marker says; small budgets get the short form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -337,6 +338,8 @@ pub struct Omitted<'a> {
     pub example: LineRange,
     /// The tool's name, as in "this bash output".
     pub tool: &'a str,
+    /// A stored copy of the output, which the marker then points into.
+    pub way_back: Option<&'a WayBack>,
 }
 
 /// The closing marker: once, the whole statement of what was omitted and how to see it, and
@@ -389,29 +392,44 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
             "lines"
         }
     );
-    let grep = if what.is_empty() {
-        ""
-    } else {
-        ", or through grep -n -i -E 'error|fail|warn' for every error and warning"
+    let (way, grep, some) = match omitted.way_back {
+        None => (
+            format!("run the command again piped through sed -n '{a},{b}p'"),
+            ", or through grep -n -i -E 'error|fail|warn' for every error and warning".to_owned(),
+            format!("sed -n '{a},{b}p'"),
+        ),
+        Some(stored) => (
+            stored.lines_hint(a, b, omitted.example.len()),
+            format!(
+                ", or {} for every error and warning",
+                stored.show_grep("(?i)error|fail|warn")
+            ),
+            stored.show_lines(a, b),
+        ),
     };
+    let grep = if what.is_empty() { "" } else { &grep };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: {lines} omitted from this {} output (~{} tokens){left_out}. To see lines {}-{}, run the command again piped through sed -n '{a},{b}p'{grep}.]\n",
+            "[shapeclip: {lines} omitted from this {} output (~{} tokens){left_out}. To see lines {}-{}, {way}{grep}.]\n",
             omitted.tool,
             thousands(omitted.chars.div_ceil(4)),
             thousands(a),
             thousands(b),
         ),
-        Tier::Short => {
-            format!("[shapeclip: {lines} omitted{left_out}; sed -n '{a},{b}p' shows some]\n")
-        }
+        Tier::Short => format!("[shapeclip: {lines} omitted{left_out}; {some} shows some]\n"),
     }
 }
 
 /// The widest closing marker an input of `total_lines` lines and `total_chars` characters
 /// can need.
 #[must_use]
-pub fn widest_closing(total_lines: u64, total_chars: u64, tool: &str, tier: Tier) -> u64 {
+pub fn widest_closing(
+    total_lines: u64,
+    total_chars: u64,
+    tool: &str,
+    way_back: Option<&WayBack>,
+    tier: Tier,
+) -> u64 {
     let big = total_lines.max(10);
     let left = LeftOut {
         blocks: big,
@@ -425,11 +443,13 @@ pub fn widest_closing(total_lines: u64, total_chars: u64, tool: &str, tier: Tier
         lines: big,
         total_lines: big,
         chars: total_chars.max(40),
+        // A stored copy's hint also prints the example's length, as wide as `big` at most.
         example: LineRange {
             first: big,
-            last: big,
+            last: if way_back.is_some() { 2 * big } else { big },
         },
         tool,
+        way_back,
     };
     char_count(&closing(&omitted, &left, tier))
 }
@@ -521,9 +541,20 @@ mod tests {
                         last: total,
                     },
                     tool: "bash",
+                    way_back: None,
                 };
                 let real = char_count(&closing(&omitted, &left, tier));
-                assert!(real <= widest_closing(total, chars, "bash", tier));
+                assert!(real <= widest_closing(total, chars, "bash", None, tier));
+                let way = WayBack {
+                    id: "0123456789ab".into(),
+                    path: "/s/0123456789ab.out".into(),
+                };
+                let stored = Omitted {
+                    way_back: Some(&way),
+                    ..omitted
+                };
+                let real = char_count(&closing(&stored, &left, tier));
+                assert!(real <= widest_closing(total, chars, "bash", Some(&way), tier));
             }
         }
     }
