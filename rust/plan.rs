@@ -4,6 +4,8 @@
 //! can write into a marker without planning again, and so that every planner's output is
 //! accounted the same way: a plan's rendered length is at most the budget it was made for.
 
+use crate::text::plural;
+
 /// Which planner produced the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
@@ -59,6 +61,16 @@ pub fn gaps(shown: impl IntoIterator<Item = u64>, total_lines: u64) -> Vec<LineR
         next = next.max(line + 1);
     }
     gaps
+}
+
+/// The note after the shown start of a line cut short: `" [shapeclip: N more chars of this
+/// line]"`, where `more` characters of the line are not shown.
+#[must_use]
+pub fn more_chars_note(more: u64) -> String {
+    format!(
+        " [shapeclip: {} of this line]",
+        plural(more, "more char", "more chars")
+    )
 }
 
 /// One part of the output, in order.

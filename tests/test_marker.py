@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from hypothesis import assume, given
 
 import shapeclip
+from shapeclip import fallback
 from strategies import budgets, outputs, tools
 
 N = r"([\d,]+)"
 FULL = re.compile(
     rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N}(?P<partial>.*?) omitted from this .*?output "
-    rf"\({N} lines?, {N} chars, ~{N} tokens\)\. To see them, [^\]]*\]"
+    rf"\({N} lines?, {N} chars?, ~{N} tokens?\)\. To see them, [^\]]*\]"
 )
-COMPACT = re.compile(rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N} omitted, ~{N} tokens\]")
+COMPACT = re.compile(rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N} omitted, ~{N} tokens?\]")
 TERSE = re.compile(r"\[(?:lines (\d+)-(\d+)|line (\d+)) omitted\]")
 
 
@@ -105,7 +106,7 @@ def test_marker_numbers_are_exact(backend: str, text: str, budget: int, tool: st
         if truth.first_shown:
             assert f"first {truth.first_shown:,} " in partial
         if truth.last_shown:
-            assert f"last {truth.last_shown:,} chars" in partial
+            assert f"last {truth.last_shown:,} char" in partial
         assert bool(partial) == bool(truth.first_shown or truth.last_shown)
     elif pattern is COMPACT:
         assert numbers == [*span, truth.total_lines, tokens]
@@ -121,3 +122,17 @@ def test_marker_example_reads_as_documented() -> None:
     assert "sed -n '" in marker.group(0)
     file_read = shapeclip.compress(text, "read_file", 4000)
     assert re.search(r"read the file again with offset \d+ and limit \d+", file_read)
+
+
+def test_issue_11_14_clip_counts_of_one_are_singular() -> None:
+    # No clip omits fewer characters than its marker takes, so the words are checked directly.
+    span = fallback.Span(first=3, last=3, total_lines=9, first_shown=1, last_shown=0, chars=1, lines=1)
+    full = fallback.render_marker("full", span, "shell", "bash")
+    assert full.startswith(
+        "[shapeclip: line 3 of 9 after its first 1 char omitted from this bash output (1 line, 1 char, ~1 token)."
+    ), full
+    assert fallback.render_marker("compact", span, "shell", "bash").endswith("~1 token]")
+    two = fallback.Span(first=3, last=4, total_lines=9, first_shown=1, last_shown=1, chars=2, lines=2)
+    assert "(line 3 after its first 1 char; line 4 except its last 1 char)" in fallback.render_marker(
+        "full", two, "shell", "bash"
+    )

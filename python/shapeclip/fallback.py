@@ -52,8 +52,12 @@ def tool_label(name: str | None) -> str:
     return "".join(kept[:_MAX_TOOL_LABEL]).strip()
 
 
-def _tokens(chars: int) -> int:
-    return -(-chars // 4)
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def _tokens(chars: int) -> str:
+    return _plural(-(-chars // 4), "token", "tokens")
 
 
 def _line_range(span: Span, grouped: bool) -> str:
@@ -65,23 +69,23 @@ def _line_range(span: Span, grouped: bool) -> str:
 
 def _place(span: Span) -> str:
     rng = f"{_line_range(span, True)} of {span.total_lines:,}"
-    a, b = f"{span.first_shown:,}", f"{span.last_shown:,}"
+    a, b = _plural(span.first_shown, "char", "chars"), _plural(span.last_shown, "char", "chars")
     head_cut, tail_cut = span.first_shown > 0, span.last_shown > 0
     if span.first == span.last:
         if head_cut and tail_cut:
-            return f"{rng} except its first {a} and last {b} chars"
+            return f"{rng} except its first {span.first_shown:,} and last {b}"
         if head_cut:
-            return f"{rng} after its first {a} chars"
+            return f"{rng} after its first {a}"
         if tail_cut:
-            return f"{rng} except its last {b} chars"
+            return f"{rng} except its last {b}"
         return rng
     f, last = f"{span.first:,}", f"{span.last:,}"
     if head_cut and tail_cut:
-        return f"{rng} (line {f} after its first {a} chars; line {last} except its last {b} chars)"
+        return f"{rng} (line {f} after its first {a}; line {last} except its last {b})"
     if head_cut:
-        return f"{rng} (line {f} after its first {a} chars)"
+        return f"{rng} (line {f} after its first {a})"
     if tail_cut:
-        return f"{rng} (line {last} except its last {b} chars)"
+        return f"{rng} (line {last} except its last {b})"
     return rng
 
 
@@ -110,15 +114,13 @@ def render_marker(tier: str, span: Span, kind: str, label: str) -> str:
     """The marker for `span`, worded exactly as the native core words it."""
     if tier == "full":
         what = f"{label} " if label else ""
-        unit = "line" if span.lines == 1 else "lines"
+        lines, chars = _plural(span.lines, "line", "lines"), _plural(span.chars, "char", "chars")
         return (
-            f"[shapeclip: {_place(span)} omitted from this {what}output ({span.lines:,} {unit}, "
-            f"{span.chars:,} chars, ~{_tokens(span.chars):,} tokens). {_hint(span, kind)}]"
+            f"[shapeclip: {_place(span)} omitted from this {what}output ({lines}, {chars}, "
+            f"~{_tokens(span.chars)}). {_hint(span, kind)}]"
         )
     if tier == "compact":
-        return (
-            f"[shapeclip: {_line_range(span, True)} of {span.total_lines:,} omitted, ~{_tokens(span.chars):,} tokens]"
-        )
+        return f"[shapeclip: {_line_range(span, True)} of {span.total_lines:,} omitted, ~{_tokens(span.chars)}]"
     if tier == "terse":
         return f"[{_line_range(span, False)} omitted]"
     return "\u2026"

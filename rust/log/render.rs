@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 
 use super::classify::Counts;
 use super::store::Kept;
-use crate::plan::{LineRange, Piece};
-use crate::text::{char_count, thousands};
+use crate::plan::{LineRange, Piece, more_chars_note};
+use crate::text::{char_count, plural, thousands, tokens_for_chars};
 
 /// How much a marker says; small budgets get the short form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,11 +73,9 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
             shown_chars += folded;
             let mut text = line.text.clone();
             if line.truncated {
-                let _ = write!(
-                    text,
-                    " [shapeclip: {} more chars of this line]",
-                    thousands(line.chars.saturating_sub(char_count(&line.text)))
-                );
+                text.push_str(&more_chars_note(
+                    line.chars.saturating_sub(char_count(&line.text)),
+                ));
                 omitted.push(LineRange {
                     first: line.no,
                     last: line.no,
@@ -208,9 +206,9 @@ pub fn measure(shown: &Shown, total_lines: u64, totals: Counts) -> u64 {
     chars
 }
 
-/// Characters of `" [shapeclip: N more chars of this line]"`.
+/// Characters of `" [shapeclip: N more chars of this line]"` (`char` for one).
 pub(super) fn truncation_note_len(more: u64) -> u64 {
-    38 + digits(more)
+    38 + digits(more) - u64::from(more == 1)
 }
 
 /// Characters of `" [shapeclip: ×N in a row]"`.
@@ -380,9 +378,9 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
     };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: {lines} omitted from this {} output (~{} tokens){left_out}. To see lines {}-{}, run the command again piped through sed -n '{a},{b}p'{grep}.]\n",
+            "[shapeclip: {lines} omitted from this {} output (~{}){left_out}. To see lines {}-{}, run the command again piped through sed -n '{a},{b}p'{grep}.]\n",
             omitted.tool,
-            thousands(omitted.chars.div_ceil(4)),
+            plural(tokens_for_chars(omitted.chars), "token", "tokens"),
             thousands(a),
             thousands(b),
         ),
@@ -462,6 +460,14 @@ mod tests {
         }
         for n in [0, 1, 9, 10, 999, 1000, 999_999, 1_000_000, u64::MAX] {
             assert_eq!(digits(n), char_count(&thousands(n)), "{n}");
+        }
+    }
+
+    #[test]
+    fn truncation_note_len_is_its_length() {
+        for more in [1, 2, 9, 10, 999, 1000, 1_234_567] {
+            let note = more_chars_note(more);
+            assert_eq!(truncation_note_len(more), char_count(&note), "{note}");
         }
     }
 

@@ -16,8 +16,8 @@ use super::SearchPlanner;
 use super::rollup::{file_line, roll_up};
 use super::table::{FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row};
 use crate::engine::sink::Totals;
-use crate::plan::{Piece, Plan, Shape, gaps};
-use crate::text::{byte_at_char, char_count, thousands};
+use crate::plan::{Piece, Plan, Shape, gaps, more_chars_note};
+use crate::text::{byte_at_char, char_count, plural, thousands};
 
 /// The output under construction, with its length in characters.
 #[derive(Debug, Default)]
@@ -84,10 +84,7 @@ impl Out {
 
 /// The label after the shown start of a row cut at [`ROW_CHARS_SHOWN`] characters.
 fn cut_label(chars: u64) -> String {
-    format!(
-        " [shapeclip: {} more chars of this line]",
-        thousands(chars - ROW_CHARS_SHOWN)
-    )
+    more_chars_note(chars - ROW_CHARS_SHOWN)
 }
 
 /// Characters a row or other line takes in groups, with its newline.
@@ -503,32 +500,49 @@ fn widest_marker(planner: &SearchPlanner, tier: Tier) -> u64 {
 fn marker(tier: Tier, facts: &Facts) -> String {
     let omitted = facts.total_matches - facts.shown_matches;
     let lines = |n: u64| if n == 1 { "line" } else { "lines" };
+    // Each singular wording is no longer than its plural, so `widest_marker` bounds it.
+    let one_or = |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     if tier == Tier::Compact {
         return format!(
-            "[shapeclip: {} of {} matched {} omitted; {} files]",
+            "[shapeclip: {} of {} matched {} omitted; {}]",
             thousands(omitted),
             thousands(facts.total_matches),
             lines(facts.total_matches),
-            thousands(facts.files),
+            plural(facts.files, "file", "files"),
         );
     }
     let listing = match facts.listing {
-        Listing::Grouped { with_rows } => format!(
-            "All {} files are listed with exact match counts; {} show their first matches (up to {MAX_MATCHES_SHOWN} each).",
-            thousands(facts.files),
-            thousands(with_rows),
-        ),
+        Listing::Grouped { with_rows } => {
+            let files = if facts.files == 1 {
+                "1 file is listed with its exact match count".to_owned()
+            } else {
+                format!(
+                    "All {} files are listed with exact match counts",
+                    thousands(facts.files)
+                )
+            };
+            format!(
+                "{files}; {} {} first matches (up to {MAX_MATCHES_SHOWN} each).",
+                thousands(with_rows),
+                one_or(with_rows, "shows its", "show their"),
+            )
+        }
         Listing::Rolled {
             named,
             rolled,
             dir_lines,
         } => format!(
-            "Of {} files, {} are named with exact match counts and {} are counted in {} directory {}.",
-            thousands(facts.files),
+            "Of {}, {} {} and {} {} in {}.",
+            plural(facts.files, "file", "files"),
             thousands(named),
+            one_or(
+                named,
+                "is named with its exact count",
+                "are named with exact match counts"
+            ),
             thousands(rolled),
-            thousands(dir_lines),
-            lines(dir_lines),
+            one_or(rolled, "is counted", "are counted"),
+            plural(dir_lines, "directory line", "directory lines"),
         ),
     };
     let others = if facts.others == 0 {
