@@ -6,9 +6,11 @@
 //! never reaches a caller.
 
 mod clip;
+mod cut;
 mod digest;
 mod engine;
 mod error;
+mod extenders;
 mod hash;
 mod log;
 mod plan;

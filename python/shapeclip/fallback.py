@@ -14,6 +14,7 @@ import unicodedata
 from collections import deque
 from dataclasses import dataclass
 
+from .cut import cut_after, cut_before
 from .profiles import Profile
 
 _MARKER_SEPARATORS = 2
@@ -132,7 +133,7 @@ def _cut_head(text: str, room: int) -> int:
         return nl + 1
     if room > 0 and text[room : room + 1] == "\n":
         return room + 1
-    return room
+    return cut_before(text, room)
 
 
 def _cut_tail(text: str, room: int) -> int:
@@ -142,7 +143,7 @@ def _cut_tail(text: str, room: int) -> int:
     nl = text.find("\n", at - 1)
     if nl >= 0 and len(text) - (nl + 1) >= room - room // 4:
         return nl + 1
-    return at
+    return cut_after(text, at)
 
 
 class Clipper:
@@ -197,7 +198,9 @@ class Clipper:
         head = "".join(self._head)
         if self._chars <= self._budget:
             return ClipResult(head, self._chars, lines, None)
-        return self._plan("".join(self._tail), head, lines)
+        # The deque may hold more than the last `budget + 1` characters, depending on how the
+        # input was fed; a cut looks at no more, so that a stream cuts where one call does.
+        return self._plan("".join(self._tail)[-(self._budget + 1) :], head, lines)
 
     def _plan(self, tail_text: str, head_text: str, lines: int) -> ClipResult:
         budget = self._budget

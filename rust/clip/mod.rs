@@ -4,11 +4,13 @@
 //! The budget pays first for the marker (sized for the widest numbers this input could need),
 //! and the rest is split between head and tail by the tool's profile. Each side is cut at a
 //! line boundary when one is near (wasting at most a quarter of that side's share), and inside
-//! the line otherwise, so a single 50 MB line is still cut, at a character boundary.
+//! the line otherwise, so a single 50 MB line is still cut, between two characters as a reader
+//! sees them (see [`crate::cut`]).
 
 pub mod marker;
 pub mod window;
 
+use crate::cut::{cut_after, cut_before};
 use crate::engine::sink::Totals;
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::profile::Profile;
@@ -36,9 +38,12 @@ pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) ->
     let tail_room = room - head_room;
 
     let head = &window.head[..cut_head(&window.head, head_room)];
-    let tail_start = cut_tail(&window.tail, tail_room);
-    let tail = &window.tail[tail_start..];
-    let span = omitted_span(head, &window.tail, tail_start, totals);
+    // The window may hold more than the last `budget + 1` characters, more or fewer depending
+    // on how the input was fed; a cut looks at no more, so that a stream cuts where one call does.
+    let tail_text = &window.tail[byte_at_char_from_end(&window.tail, budget + 1)..];
+    let tail_start = cut_tail(tail_text, tail_room);
+    let tail = &tail_text[tail_start..];
+    let span = omitted_span(head, tail_text, tail_start, totals);
 
     let mut pieces = Vec::with_capacity(3);
     let mut marker_line = marker::render(tier, &span, profile);
@@ -74,7 +79,7 @@ fn cut_head(text: &str, room: u64) -> usize {
         // The line's own newline takes the place of the separator the marker would need, so
         // the whole line shows at no extra cost and no one mistakes it for a cut one.
         _ if room > 0 && text.as_bytes().get(at) == Some(&b'\n') => at + 1,
-        _ => at,
+        _ => cut_before(text, at),
     }
 }
 
@@ -87,7 +92,7 @@ fn cut_tail(text: &str, room: u64) -> usize {
     // The window holds one character more than any tail, so `at` is never 0 here.
     match memchr::memchr(b'\n', &text.as_bytes()[at - 1..]) {
         Some(i) if char_count(&text[at + i..]) >= room - room / 4 => at + i,
-        _ => at,
+        _ => cut_after(text, at),
     }
 }
 

@@ -14,10 +14,12 @@
 
 use super::SearchPlanner;
 use super::rollup::{file_line, roll_up};
-use super::table::{FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row};
+use super::table::{
+    FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row, shown_part,
+};
 use crate::engine::sink::Totals;
 use crate::plan::{Piece, Plan, Shape, gaps, more_chars_note};
-use crate::text::{byte_at_char, char_count, plural, thousands};
+use crate::text::{char_count, plural, thousands};
 
 /// The output under construction, with its length in characters.
 #[derive(Debug, Default)]
@@ -55,9 +57,11 @@ impl Out {
             self.shown_lines.push(input_line);
             self.shown_chars += input_chars;
         } else {
-            self.kept(&text[..byte_at_char(text, ROW_CHARS_SHOWN)]);
-            self.marker(&cut_label(chars));
-            self.shown_chars += ROW_CHARS_SHOWN;
+            let shown = shown_part(text);
+            let shown_chars = char_count(shown);
+            self.kept(shown);
+            self.marker(&more_chars_note(chars - shown_chars));
+            self.shown_chars += shown_chars;
         }
         self.kept("\n");
     }
@@ -82,17 +86,14 @@ impl Out {
     }
 }
 
-/// The label after the shown start of a row cut at [`ROW_CHARS_SHOWN`] characters.
-fn cut_label(chars: u64) -> String {
-    more_chars_note(chars - ROW_CHARS_SHOWN)
-}
-
-/// Characters a row or other line takes in groups, with its newline.
-fn shown_len(chars: u64) -> u64 {
+/// Characters a row or other line of `chars` characters, `text` or its start, takes in
+/// groups, with its newline.
+fn shown_len(text: &str, chars: u64) -> u64 {
     if chars <= ROW_CHARS_SHOWN {
         chars + 1
     } else {
-        ROW_CHARS_SHOWN + char_count(&cut_label(chars)) + 1
+        let shown = char_count(shown_part(text));
+        shown + char_count(&more_chars_note(chars - shown)) + 1
     }
 }
 
@@ -258,7 +259,10 @@ fn rows_len(rows: &[Row], context_mode: bool) -> u64 {
         .windows(2)
         .filter(|w| w[0].line_no + 1 != w[1].line_no)
         .count() as u64;
-    rows.iter().map(|r| shown_len(r.chars)).sum::<u64>() + if context_mode { 3 * gaps } else { 0 }
+    rows.iter()
+        .map(|r| shown_len(&r.text, r.chars))
+        .sum::<u64>()
+        + if context_mode { 3 * gaps } else { 0 }
 }
 
 fn header(path: &str, matches: u64, shown: u64) -> String {
@@ -358,16 +362,18 @@ fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -
 /// rest than one more match row), then the first ones, in up to an eighth of what is left.
 fn pick_others<'p>(planner: &'p SearchPlanner, room: &mut u64) -> Vec<&'p Other> {
     let others = &planner.table.others;
-    let latest = others.last().filter(|o| shown_len(o.chars) <= *room / 2);
+    let latest = others
+        .last()
+        .filter(|o| shown_len(&o.text, o.chars) <= *room / 2);
     if let Some(o) = latest {
-        *room -= shown_len(o.chars);
+        *room -= shown_len(&o.text, o.chars);
     }
     let mut left = *room / 8;
     let earlier = &others[..others.len().saturating_sub(1)];
     let n = earlier
         .iter()
         .take_while(|o| {
-            let len = shown_len(o.chars);
+            let len = shown_len(&o.text, o.chars);
             let fits = len <= left;
             if fits {
                 left -= len;
