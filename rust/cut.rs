@@ -9,6 +9,9 @@
 //! [`crate::extenders`]), never after a zero-width joiner, regional indicators in pairs. Hangul
 //! jamo sequences and Indic conjuncts across a virama are not kept whole. Escape sequences are
 //! read as the log planner strips them. The Python clip (`shapeclip.cut`) cuts identically.
+//!
+//! [`sgr_open`] says whether text leaves a colour on, so that a marker after it can be preceded
+//! by [`SGR_RESET`] instead of being painted in it.
 
 use std::cmp::Ordering;
 
@@ -16,6 +19,8 @@ use crate::extenders::EXTENDERS;
 
 /// Characters a cut moves at most to keep a cluster or an escape sequence whole.
 pub const MAX_SHIFT: usize = 32;
+/// Turns every colour and style off.
+pub const SGR_RESET: &str = "\x1b[0m";
 
 const ESC: u8 = 0x1b;
 const ZWJ: char = '\u{200d}';
@@ -128,6 +133,22 @@ fn ends_by(text: &[u8], esc: usize, at: usize) -> bool {
     }
 }
 
+/// Byte just past the sequence starting at byte `esc` of `text` (its end, if unterminated).
+fn escape_end(text: &str, esc: usize) -> usize {
+    let bytes = text.as_bytes();
+    match kind(bytes, esc) {
+        k @ (Escape::Csi | Escape::Osc) => (esc + 2..bytes.len())
+            .find(|&i| closes(bytes, i, k))
+            .map_or(bytes.len(), |i| i + 1),
+        Escape::Charset => text[esc + 2..]
+            .chars()
+            .next()
+            .map_or(bytes.len(), |c| esc + 2 + c.len_utf8()),
+        Escape::Pair => esc + 2,
+        Escape::Lone => esc + 1,
+    }
+}
+
 /// The latest place at or before byte `at` of `text` that splits no cluster or escape
 /// sequence, at most [`MAX_SHIFT`] characters back (`at` itself when there is none). `text`
 /// starts where a line or the input does.
@@ -158,6 +179,29 @@ fn shift(text: &str, at: usize, whole: Whole) -> usize {
         };
     }
     at
+}
+
+/// Whether `text` leaves a colour or style on: its last SGR sequence (`ESC [ … m`) sets one
+/// rather than turning all off (`ESC[m`, `ESC[0m`, `ESC[0;0m`).
+#[must_use]
+pub fn sgr_open(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut open = false;
+    let mut from = 0;
+    while let Some(off) = memchr::memchr(ESC, &bytes[from..]) {
+        let esc = from + off;
+        let end = escape_end(text, esc);
+        if let [ESC, b'[', params @ .., b'm'] = &bytes[esc..end] {
+            if params
+                .iter()
+                .all(|b| b.is_ascii_digit() || matches!(b, b';' | b':'))
+            {
+                open = !params.iter().all(|b| matches!(b, b'0' | b';'));
+            }
+        }
+        from = end;
+    }
+    open
 }
 
 #[cfg(test)]
@@ -204,5 +248,17 @@ mod tests {
         let zalgo = format!("x{}", "\u{301}".repeat(100));
         assert_eq!(cuts(&zalgo, 50), (50, 50));
         assert_eq!(cuts(&zalgo, 20), (0, 20));
+    }
+
+    #[test]
+    fn colours_left_on_are_seen() {
+        assert!(sgr_open("a\x1b[31mred"));
+        assert!(sgr_open("\x1b[1;0m"));
+        assert!(!sgr_open("a\x1b[31mred\x1b[0m"));
+        assert!(!sgr_open("\x1b[31mred\x1b[m plain"));
+        assert!(sgr_open("\x1b[0m\x1b[38;5;0m"));
+        assert!(!sgr_open("\x1b[31mred\x1b[0;0m\x1b[2K"));
+        assert!(!sgr_open("no escapes"));
+        assert!(!sgr_open("\x1b]8;;\x1b[31m\x07"));
     }
 }

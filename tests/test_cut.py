@@ -69,7 +69,8 @@ def test_issue_11_14_a_clip_cuts_between_clusters(
         return
     marker = FULL.search(result.text) or COMPACT.search(result.text) or TERSE.search(result.text)
     assert marker is not None, result.text
-    head, tail = split_output(text, result.text, marker)
+    shown = len(text) - result.omitted_chars
+    head, tail = next((h, t) for h, t in split_output(text, result.text, marker) if h + t == shown)
     assert head in boundaries(parts), f"head cut at {head}: {text[max(0, head - 5) : head + 5]!r}"
     assert len(text) - tail in boundaries(parts), f"tail cut at {len(text) - tail}"
 
@@ -112,3 +113,35 @@ def test_issue_11_14_the_table_holds_every_mark_this_python_knows() -> None:
     inside = {cp for a, b in _extenders.EXTENDERS for cp in range(a, b + 1)}
     marks = {cp for cp in range(0x110000) if unicodedata.category(chr(cp))[0] == "M"}
     assert marks <= inside
+
+
+def colour_left_on(text: str) -> bool:
+    """Whether the last SGR sequence of `text` sets a colour or style rather than resetting all."""
+    sgr = re.findall(r"\x1b\[([0-9;:]*)m", text)
+    return bool(sgr) and any(c not in "0;" for c in sgr[-1])
+
+
+@given(parts=cluster_texts, budget=st.integers(100, 2000), tool=st.sampled_from(["bash", "read_file", None]))
+def test_issue_11_14_no_colour_runs_into_a_clip_marker(
+    backend: str, parts: list[str], budget: int, tool: str | None
+) -> None:
+    result = shapeclip.compress_detailed("".join(parts), tool, budget)
+    assert len(result.text) <= budget
+    if result.shape != "clip":
+        return
+    marker = FULL.search(result.text) or COMPACT.search(result.text) or TERSE.search(result.text)
+    assert marker is not None, result.text
+    assert not colour_left_on(result.text[: marker.start()])
+
+
+def test_issue_11_14_a_red_head_is_reset_before_the_marker(backend: str) -> None:
+    out = shapeclip.compress("\x1b[31m" + "red line\n" * 2000, "bash", 500)
+    assert "red line\n\x1b[0m[shapeclip: lines " in out, out
+
+
+def test_issue_11_14_a_search_row_leaving_colour_on_is_reset(native: None) -> None:
+    text = "src/a.py:1:\x1b[31m" + "x" * 400 + "\n" + "src/a.py:2:\x1b[32mgreen\n"
+    text += "".join(f"src/{name}.py:{i}:match\n" for name in "bcde" for i in range(3, 60))
+    out = shapeclip.compress(text, "grep", 1500)
+    assert "\n1:\x1b[31m" + "x" * 293 + "\x1b[0m [shapeclip: 107 more chars of this line]\n" in out, out
+    assert "\n2:\x1b[32mgreen\x1b[0m\n" in out, out

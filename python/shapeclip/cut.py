@@ -2,7 +2,8 @@
 
 The pure-Python twin of the core's `rust/cut.rs`, which explains the rules; the two must cut
 identically, so they share one table of extenders and read escape sequences alike. Positions
-here are indices of code points, as `str` counts them.
+here are indices of code points, as `str` counts them. `sgr_open` says whether text leaves a
+colour on, so that a marker after it can be preceded by `SGR_RESET`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from ._extenders import EXTENDERS
 
 #: Characters a cut moves at most to keep a cluster or an escape sequence whole.
 MAX_SHIFT = 32
+#: Turns every colour and style off.
+SGR_RESET = "\x1b[0m"
 
 _STARTS = tuple(first for first, _ in EXTENDERS)
 _ZWJ = "\u200d"
@@ -60,6 +63,18 @@ def _ends_by(text: str, esc: int, at: int) -> bool:
     return True
 
 
+def _escape_end(text: str, esc: int) -> int:
+    """Just past the escape sequence starting at `esc` (the end of `text`, if unterminated)."""
+    after = text[esc + 1 : esc + 2]
+    if after in ("[", "]"):
+        return next((k + 1 for k in range(esc + 2, len(text)) if _closes(text, k, after)), len(text))
+    if after in ("(", ")"):
+        return min(esc + 3, len(text))
+    if after.isascii() and after:
+        return esc + 2
+    return esc + 1
+
+
 def _closes(text: str, k: int, kind: str) -> bool:
     """Whether character `k` of a CSI (`kind` "[") or OSC ("]") sequence is its last."""
     if kind == "[":
@@ -86,3 +101,18 @@ def _shift(text: str, at: int, step: int) -> int:
             return cut
         cut += step
     return at
+
+
+def sgr_open(text: str) -> bool:
+    """Whether `text` leaves a colour or style on: its last SGR sequence (`ESC [ … m`) sets one
+    rather than turning all off (`ESC[m`, `ESC[0m`, `ESC[0;0m`)."""
+    is_open = False
+    esc = text.find("\x1b")
+    while esc >= 0:
+        end = _escape_end(text, esc)
+        params = text[esc + 2 : end - 1]
+        sgr = text[esc + 1 : esc + 2] == "[" and text[end - 1 : end] == "m" and end - esc >= 3
+        if sgr and all(c in "0123456789;:" for c in params):
+            is_open = any(c not in "0;" for c in params)
+        esc = text.find("\x1b", end)
+    return is_open

@@ -14,7 +14,7 @@ import unicodedata
 from collections import deque
 from dataclasses import dataclass
 
-from .cut import cut_after, cut_before
+from .cut import SGR_RESET, cut_after, cut_before, sgr_open
 from .profiles import Profile
 
 _MARKER_SEPARATORS = 2
@@ -127,6 +127,19 @@ def render_marker(tier: str, span: Span, kind: str, label: str) -> str:
     return "\u2026"
 
 
+def _head_and_reset(text: str, room: int, tail_room: int) -> tuple[str, bool, int]:
+    """The head within `room`, whether it leaves a colour on, and the tail's room after paying
+    for the reset before the marker (from the tail's room, then from the head's)."""
+    head = text[: _cut_head(text, room)]
+    if not sgr_open(head):
+        return head, False, tail_room
+    from_tail = min(len(SGR_RESET), tail_room)
+    if from_tail == len(SGR_RESET):
+        return head, True, tail_room - from_tail
+    head = text[: _cut_head(text, max(0, room - (len(SGR_RESET) - from_tail)))]
+    return head, sgr_open(head), 0
+
+
 def _cut_head(text: str, room: int) -> int:
     nl = text.rfind("\n", 0, room)
     if nl >= 0 and nl + 1 >= room - room // 4:
@@ -213,14 +226,16 @@ class Clipper:
         room = max(0, budget - worst(tier))
         head_weight, tail_weight = self._weights
         head_room = room * head_weight // (head_weight + tail_weight)
-        head = head_text[: _cut_head(head_text, head_room)]
-        tail_start = _cut_tail(tail_text, room - head_room)
+        head, reset, tail_room = _head_and_reset(head_text, head_room, room - head_room)
+        tail_start = _cut_tail(tail_text, tail_room)
         tail = tail_text[tail_start:]
         span = self._span(head, tail_text, tail_start, lines)
 
         marker = render_marker(tier, span, self._kind, self._label)
         if head and not head.endswith("\n"):
             marker = "\n" + marker
+        if reset:
+            marker = SGR_RESET + marker
         if tail:
             marker += "\n"
         return ClipResult(head + marker + tail, self._chars, lines, span)

@@ -17,6 +17,7 @@ use super::rollup::{file_line, roll_up};
 use super::table::{
     FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row, shown_part,
 };
+use crate::cut::{SGR_RESET, sgr_open};
 use crate::engine::sink::Totals;
 use crate::plan::{Piece, Plan, Shape, gaps, more_chars_note};
 use crate::text::{char_count, plural, thousands};
@@ -50,16 +51,25 @@ impl Out {
         }
     }
 
+    /// Input text shown as a line, or its start. A colour it leaves on is turned off, so that
+    /// it does not run into what comes next, which may be shapeclip's.
+    fn line_text(&mut self, text: &str) {
+        self.kept(text);
+        if sgr_open(text) {
+            self.marker(SGR_RESET);
+        }
+    }
+
     /// A row or other input line: whole when short, else its first characters and a label.
     fn input_line(&mut self, text: &str, chars: u64, input_line: u64, input_chars: u64) {
         if chars <= ROW_CHARS_SHOWN {
-            self.kept(text);
+            self.line_text(text);
             self.shown_lines.push(input_line);
             self.shown_chars += input_chars;
         } else {
             let shown = shown_part(text);
             let shown_chars = char_count(shown);
-            self.kept(shown);
+            self.line_text(shown);
             self.marker(&more_chars_note(chars - shown_chars));
             self.shown_chars += shown_chars;
         }
@@ -89,11 +99,19 @@ impl Out {
 /// Characters a row or other line of `chars` characters, `text` or its start, takes in
 /// groups, with its newline.
 fn shown_len(text: &str, chars: u64) -> u64 {
+    let reset = |shown: &str| {
+        if sgr_open(shown) {
+            char_count(SGR_RESET)
+        } else {
+            0
+        }
+    };
     if chars <= ROW_CHARS_SHOWN {
-        chars + 1
+        chars + reset(text) + 1
     } else {
-        let shown = char_count(shown_part(text));
-        shown + char_count(&more_chars_note(chars - shown)) + 1
+        let shown = shown_part(text);
+        let shown_chars = char_count(shown);
+        shown_chars + reset(shown) + char_count(&more_chars_note(chars - shown_chars)) + 1
     }
 }
 
@@ -207,7 +225,7 @@ fn fold(planner: &SearchPlanner, paths: Paths<'_>, budget: u64) -> Option<Out> {
             out.kept("\n");
         }
         while let Some(other) = others.next_if(|o| o.files_before <= i) {
-            out.kept(&other.text);
+            out.line_text(&other.text);
             out.kept("\n");
         }
         out.kept(paths.shown(file));
@@ -217,7 +235,7 @@ fn fold(planner: &SearchPlanner, paths: Paths<'_>, budget: u64) -> Option<Out> {
             if planner.context_mode && previous.is_some_and(|p| p.line_no + 1 != row.line_no) {
                 out.kept("--\n");
             }
-            out.kept(&row.text);
+            out.line_text(&row.text);
             out.kept("\n");
             previous = Some(row);
         }
@@ -226,7 +244,7 @@ fn fold(planner: &SearchPlanner, paths: Paths<'_>, budget: u64) -> Option<Out> {
         }
     }
     for other in others {
-        out.kept(&other.text);
+        out.line_text(&other.text);
         out.kept("\n");
     }
     out.marker("[shapeclip: search output grouped by file; nothing omitted]");
