@@ -13,6 +13,7 @@ mod error;
 mod extenders;
 mod hash;
 mod log;
+mod lookalike;
 mod plan;
 mod profile;
 mod search;

@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from .cut import SGR_RESET, cut_after, cut_before, sgr_open
+from .lookalike import disarm
 from .profiles import Profile
 
 _MARKER_SEPARATORS = 2
@@ -238,7 +239,7 @@ class Clipper:
             marker = SGR_RESET + marker
         if tail:
             marker += "\n"
-        return ClipResult(head + marker + tail, self._chars, lines, span)
+        return ClipResult(disarm(head) + marker + disarm(tail), self._chars, lines, span)
 
     def _span(self, head: str, tail_text: str, tail_start: int, lines: int) -> Span:
         tail = tail_text[tail_start:]

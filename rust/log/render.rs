@@ -71,9 +71,10 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
             folded,
         } => {
             shown_chars += folded;
-            let mut text = line.text.clone();
+            // The line is the input's text; what shapeclip says of it is a marker.
+            let mut notes = String::new();
             if line.truncated {
-                text.push_str(&more_chars_note(
+                notes.push_str(&more_chars_note(
                     line.chars.saturating_sub(char_count(&line.text)),
                 ));
                 omitted.push(LineRange {
@@ -85,14 +86,21 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
                 shown_chars += line.chars;
             }
             if repeats > 1 {
-                let _ = write!(text, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
+                let _ = write!(notes, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
             }
-            text.push_str(note);
+            notes.push_str(note);
             shown_chars += u64::from(line.nl);
-            if last.nl || last.no < total_lines {
-                text.push('\n');
+            let end = if last.nl || last.no < total_lines {
+                "\n"
+            } else {
+                ""
+            };
+            if notes.is_empty() {
+                pieces.push(Piece::Kept(format!("{}{end}", line.text)));
+            } else {
+                pieces.push(Piece::Kept(line.text.clone()));
+                pieces.push(Piece::Marker(notes + end));
             }
-            pieces.push(Piece::Kept(text));
         }
     });
     Layout {

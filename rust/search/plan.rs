@@ -19,6 +19,7 @@ use super::table::{
 };
 use crate::cut::{SGR_RESET, sgr_open};
 use crate::engine::sink::Totals;
+use crate::lookalike::disarm;
 use crate::plan::{Piece, Plan, Shape, gaps, more_chars_note};
 use crate::text::{char_count, plural, thousands};
 
@@ -49,6 +50,12 @@ impl Out {
         } else {
             self.pieces.push(Piece::Marker(text.to_owned()));
         }
+    }
+
+    /// A line of the listing: shapeclip's words around paths of the input, which may look
+    /// like its markers (see [`crate::lookalike`]); its own words never do.
+    fn listing(&mut self, line: &str) {
+        self.marker(&disarm(line));
     }
 
     /// Input text shown as a line, or its start. A colour it leaves on is turned off, so that
@@ -141,7 +148,10 @@ fn common_dir(table: &FileTable) -> &str {
 }
 
 fn prefix_note(prefix: &str) -> String {
-    format!("[shapeclip: paths below are relative to {prefix}]\n")
+    format!(
+        "[shapeclip: paths below are relative to {}]\n",
+        disarm(prefix)
+    )
 }
 
 /// How the paths are printed: whole, or after a common prefix stated once.
@@ -344,7 +354,7 @@ fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -
         while let Some(o) = pending_others.next_if(|o| o.files_before <= i) {
             out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
         }
-        out.marker(&header(paths.shown(file), file.matches, shown[i] as u64));
+        out.listing(&header(paths.shown(file), file.matches, shown[i] as u64));
         let end = if shown[i] == 0 {
             0
         } else {
@@ -424,7 +434,7 @@ fn rolled(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) ->
         out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
     }
     for line in &listing.lines {
-        out.marker(line);
+        out.listing(line);
     }
     for o in after {
         out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
