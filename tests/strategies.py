@@ -44,7 +44,9 @@ outputs = st.lists(st.tuples(line, ending), max_size=120).map(lambda parts: "".j
 #: Budgets from the degenerate to the usual.
 budgets = st.one_of(st.integers(1, 40), st.integers(41, 600), st.sampled_from([1000, 4000, 16000]))
 
-tools = st.sampled_from([None, "bash", "BASH", "read_file", "grep", "web_fetch", "some_tool", "weird\n[tool]"])
+tools = st.sampled_from(
+    [None, "bash", "BASH", "read_file", "grep", "web_fetch", "some_tool", "weird\n[tool]", "rtl\u202eflip\u2069"]
+)
 
 
 def split_points(text_len: int) -> st.SearchStrategy[list[int]]:

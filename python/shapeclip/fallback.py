@@ -20,6 +20,8 @@ from .profiles import Profile
 
 _MARKER_SEPARATORS = 2
 _MAX_TOOL_LABEL = 40
+# Bidi marks, embeddings, overrides and isolates, zero-width spaces, the byte order mark.
+_INVISIBLE = frozenset("\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff")
 
 
 @dataclass(frozen=True)
@@ -48,9 +50,10 @@ class ClipResult:
 
 
 def tool_label(name: str | None) -> str:
+    """The tool name as markers print it; the core's `tool_label` in `rust/profile.rs`."""
     if name is None:
         return ""
-    kept = [c for c in name if unicodedata.category(c) != "Cc" and c not in "[]"]
+    kept = [c for c in name if unicodedata.category(c) != "Cc" and c not in "[]" and c not in _INVISIBLE]
     return "".join(kept[:_MAX_TOOL_LABEL]).strip()
 
 
