@@ -6,11 +6,14 @@
 //! never reaches a caller.
 
 mod clip;
+mod cut;
 mod digest;
 mod engine;
 mod error;
+mod extenders;
 mod hash;
 mod log;
+mod lookalike;
 mod plan;
 mod profile;
 mod search;

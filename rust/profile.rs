@@ -77,11 +77,18 @@ impl Profile {
     }
 }
 
-/// The tool name reduced to what is safe inside a one-line marker: printable, no brackets,
-/// at most [`MAX_TOOL_LABEL`] characters.
+/// Invisible characters that reorder or hide text: the bidi marks, embeddings, overrides and
+/// isolates, zero-width spaces and the byte order mark. The Python clip drops the same ones.
+const INVISIBLE: &[char] = &[
+    '\u{061c}', '\u{200b}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}',
+    '\u{202e}', '\u{2060}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{feff}',
+];
+
+/// The tool name reduced to what is safe inside a one-line marker: printable, visible, in
+/// logical order, no brackets, at most [`MAX_TOOL_LABEL`] characters.
 fn tool_label(name: &str) -> String {
     name.chars()
-        .filter(|c| !c.is_control() && !matches!(c, '[' | ']'))
+        .filter(|c| !c.is_control() && !matches!(c, '[' | ']') && !INVISIBLE.contains(c))
         .take(MAX_TOOL_LABEL)
         .collect::<String>()
         .trim()

@@ -452,3 +452,12 @@ def test_issue_4_an_escape_cut_off_at_a_line_end_does_not_hang(escape: str) -> N
         result = shapeclip.compress_detailed(text, "bash", budget)
         assert result.shape == "log"
         assert len(result.text) <= budget
+
+
+def test_issue_11_14_a_line_one_char_too_long_has_one_more_char() -> None:
+    # At budget 4,000 a kept line shows 500 characters.
+    text = "".join(f"step {i} ok\n" for i in range(3000)) + "error: " + "y" * 494 + "\n"
+    text += "".join(f"step {i} ok\n" for i in range(300)) + "1 failed, 2 passed in 1.0s\n"
+    result = shapeclip.compress_detailed(text, "bash", 4000)
+    assert result.shape == "log"
+    assert "y [shapeclip: 1 more char of this line]\n" in result.text

@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 
 use super::class::Counts;
 use super::store::Kept;
-use crate::plan::{LineRange, Piece};
-use crate::text::{char_count, thousands};
+use crate::plan::{LineRange, Piece, more_chars_note};
+use crate::text::{char_count, plural, thousands, tokens_for_chars};
 use crate::way_back::WayBack;
 
 /// How much a marker says; small budgets get the short form.
@@ -72,13 +72,12 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
             folded,
         } => {
             shown_chars += folded;
-            let mut text = line.text.clone();
+            // The line is the input's text; what shapeclip says of it is a marker.
+            let mut notes = String::new();
             if line.truncated {
-                let _ = write!(
-                    text,
-                    " [shapeclip: {} more chars of this line]",
-                    thousands(line.chars.saturating_sub(char_count(&line.text)))
-                );
+                notes.push_str(&more_chars_note(
+                    line.chars.saturating_sub(char_count(&line.text)),
+                ));
                 omitted.push(LineRange {
                     first: line.no,
                     last: line.no,
@@ -88,14 +87,21 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
                 shown_chars += line.chars;
             }
             if repeats > 1 {
-                let _ = write!(text, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
+                let _ = write!(notes, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
             }
-            text.push_str(note);
+            notes.push_str(note);
             shown_chars += u64::from(line.nl);
-            if last.nl || last.no < total_lines {
-                text.push('\n');
+            let end = if last.nl || last.no < total_lines {
+                "\n"
+            } else {
+                ""
+            };
+            if notes.is_empty() {
+                pieces.push(Piece::Kept(format!("{}{end}", line.text)));
+            } else {
+                pieces.push(Piece::Kept(line.text.clone()));
+                pieces.push(Piece::Marker(notes + end));
             }
-            pieces.push(Piece::Kept(text));
         }
     });
     Layout {
@@ -225,9 +231,9 @@ pub fn measure(shown: &Shown, total_lines: u64, totals: Counts) -> u64 {
     chars
 }
 
-/// Characters of `" [shapeclip: N more chars of this line]"`.
+/// Characters of `" [shapeclip: N more chars of this line]"` (`char` for one).
 pub(super) fn truncation_note_len(more: u64) -> u64 {
-    38 + digits(more)
+    38 + digits(more) - u64::from(more == 1)
 }
 
 /// Characters of `" [shapeclip: ×N in a row]"`.
@@ -410,9 +416,9 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
     let grep = if what.is_empty() { "" } else { &grep };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: {lines} omitted from this {} output (~{} tokens){left_out}. To see lines {}-{}, {way}{grep}.]\n",
+            "[shapeclip: {lines} omitted from this {} output (~{}){left_out}. To see lines {}-{}, {way}{grep}.]\n",
             omitted.tool,
-            thousands(omitted.chars.div_ceil(4)),
+            plural(tokens_for_chars(omitted.chars), "token", "tokens"),
             thousands(a),
             thousands(b),
         ),
@@ -498,6 +504,14 @@ mod tests {
         }
         for n in [0, 1, 9, 10, 999, 1000, 999_999, 1_000_000, u64::MAX] {
             assert_eq!(digits(n), char_count(&thousands(n)), "{n}");
+        }
+    }
+
+    #[test]
+    fn truncation_note_len_is_its_length() {
+        for more in [1, 2, 9, 10, 999, 1000, 1_234_567] {
+            let note = more_chars_note(more);
+            assert_eq!(truncation_note_len(more), char_count(&note), "{note}");
         }
     }
 
