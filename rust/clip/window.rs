@@ -29,6 +29,14 @@ impl Window {
         }
     }
 
+    /// The last `budget + 1` characters (all of them for a shorter input): what the tail holds
+    /// however the input was fed, so a plan that reads no further back is the same for a
+    /// stream as for one call.
+    #[must_use]
+    pub fn last_chars(&self) -> &str {
+        &self.tail[byte_at_char_from_end(&self.tail, self.budget + 1)..]
+    }
+
     /// Bytes that surely hold `budget + 1` characters, whatever their width.
     fn tail_keep_bytes(&self) -> usize {
         usize::try_from(self.budget.saturating_add(2).saturating_mul(4)).unwrap_or(usize::MAX)

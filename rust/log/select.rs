@@ -519,7 +519,7 @@ fn tail_lines(
     room: u64,
     line_keep: u64,
 ) -> Vec<Kept> {
-    let text = window.tail.as_str();
+    let text = window.last_chars();
     let starts_whole = char_count(text) == totals.chars;
     let body = if starts_whole {
         text
