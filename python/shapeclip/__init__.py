@@ -6,7 +6,8 @@ working. Every cut is labelled with a marker that says exactly what was omitted 
 it back.
 
 `compress_messages` does that for the new tool results of an agent's message list (OpenAI Chat
-Completions, OpenAI Responses or Anthropic Messages).
+Completions, OpenAI Responses or Anthropic Messages), and `microcompact` clears old ones when
+the window is full anyway.
 """
 
 from .api import Compressed, Compressor, acompress, acompress_detailed, backend, compress, compress_detailed
@@ -15,9 +16,12 @@ from .messages import (
     Budget,
     CompressedMessages,
     CompressReport,
+    Microcompacted,
+    MicrocompactReport,
     acompress_messages,
     budget_for,
     compress_messages,
+    microcompact,
 )
 from .profiles import DEFAULT, TOOL_PROFILES, Profile, profile_for
 from .store import Entry, Store
@@ -34,6 +38,8 @@ __all__ = [
     "CompressedMessages",
     "Compressor",
     "Entry",
+    "MicrocompactReport",
+    "Microcompacted",
     "Profile",
     "Store",
     "__version__",
@@ -45,5 +51,6 @@ __all__ = [
     "compress",
     "compress_detailed",
     "compress_messages",
+    "microcompact",
     "profile_for",
 ]

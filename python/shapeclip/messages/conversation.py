@@ -3,8 +3,8 @@
 Each provider format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages) lays out
 tool calls, their results and the model's reasoning differently; each has a module that reads
 a list into a `Transcript` (the calls, the results, the tool turns) and rebuilds the items it
-changes. `compress_messages` works on the transcript only, so its rules (budgets, turns, what
-is never touched) are written once for all three.
+changes. `compress_messages` and `microcompact` work on the transcript only, so their rules
+(budgets, orphans, what is never touched) are written once.
 """
 
 from __future__ import annotations
@@ -98,6 +98,16 @@ class TranscriptBuilder:
         return Transcript(self._calls, self._results, self._turn_starts)
 
 
+@dataclass(frozen=True)
+class Clearing:
+    """Which tool pairs a microcompaction clears, and how."""
+
+    #: Ids of the calls whose pairs are cleared.
+    call_ids: frozenset[str]
+    #: Text to put in place of each cleared result, by call id; None removes the pairs instead.
+    placeholders: Mapping[str, str] | None
+
+
 class Format(Protocol):
     """One provider's message format."""
 
@@ -113,4 +123,14 @@ class Format(Protocol):
 
     def with_results(self, item: Any, pieces: Mapping[int | None, Sequence[str]]) -> Any:
         """`item` rebuilt with the text pieces of its results replaced, by result slot."""
+        ...
+
+    def strip_reasoning(self, items: Sequence[Any]) -> list[Any]:
+        """`items` without the model's reasoning, one entry per item: the item itself when it had
+        none, a rebuilt one, or None where a whole item goes."""
+        ...
+
+    def clear_pairs(self, items: Sequence[Any], clearing: Clearing) -> list[Any]:
+        """`items` with the cleared pairs' results replaced by their placeholders, or the pairs
+        removed, aligned as `strip_reasoning`'s answer is (None where an item goes)."""
         ...

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .conversation import Transcript, TranscriptBuilder
+from .conversation import Clearing, Transcript, TranscriptBuilder
 from .items import arguments_of, field, updated, with_pieces
 
 REASONING_KEYS = ("reasoning", "reasoning_content", "reasoning_details")
@@ -48,3 +48,31 @@ class OpenAIChat:
 
     def with_results(self, item: Any, pieces: Mapping[int | None, Sequence[str]]) -> Any:
         return updated(item, {"content": with_pieces(field(item, "content"), pieces[None])})
+
+    def strip_reasoning(self, items: Sequence[Any]) -> list[Any]:
+        stripped = []
+        for item in items:
+            present = [key for key in REASONING_KEYS if field(item, key) is not None]
+            keep = field(item, "role") != "assistant" or not present
+            stripped.append(item if keep else updated(item, {}, drop=present))
+        return stripped
+
+    def clear_pairs(self, items: Sequence[Any], clearing: Clearing) -> list[Any]:
+        cleared = []
+        for item in items:
+            if field(item, "role") == "tool" and field(item, "tool_call_id") in clearing.call_ids:
+                placeholders = clearing.placeholders
+                text = None if placeholders is None else placeholders[field(item, "tool_call_id")]
+                cleared.append(None if text is None else updated(item, {"content": text}))
+                continue
+            made = _tool_calls(item)
+            kept = [call for call in made if field(call, "id") not in clearing.call_ids]
+            if clearing.placeholders is not None or len(kept) == len(made):
+                cleared.append(item)
+            elif kept:
+                cleared.append(updated(item, {"tool_calls": kept}))
+            elif field(item, "content"):  # assistant text stays, whatever else goes
+                cleared.append(updated(item, {}, drop=["tool_calls"]))
+            else:
+                cleared.append(None)
+        return cleared

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .conversation import Transcript, TranscriptBuilder
+from .conversation import Clearing, Transcript, TranscriptBuilder
 from .items import arguments_of, field, updated, with_pieces
 
 CALL_TYPES = frozenset({"function_call", "custom_tool_call"})
@@ -63,3 +63,30 @@ class OpenAIResponses:
 
     def with_results(self, item: Any, pieces: Mapping[int | None, Sequence[str]]) -> Any:
         return updated(item, {"output": with_pieces(field(item, "output"), pieces[None])})
+
+    def strip_reasoning(self, items: Sequence[Any]) -> list[Any]:
+        stripped = list(items)
+        for run in _runs(items):
+            if not any(field(items[index], "type") == "reasoning" for index in run):
+                continue
+            for index in run:
+                item = items[index]
+                if field(item, "type") == "reasoning":
+                    stripped[index] = None
+                elif field(item, "id") is not None:
+                    stripped[index] = updated(item, {}, drop=["id"])
+        return stripped
+
+    def clear_pairs(self, items: Sequence[Any], clearing: Clearing) -> list[Any]:
+        cleared = []
+        for item in items:
+            kind = field(item, "type")
+            if field(item, "call_id") not in clearing.call_ids or (kind not in CALL_TYPES and kind not in OUTPUT_TYPES):
+                cleared.append(item)
+            elif clearing.placeholders is None:
+                cleared.append(None)
+            elif kind in OUTPUT_TYPES:
+                cleared.append(updated(item, {"output": clearing.placeholders[field(item, "call_id")]}))
+            else:
+                cleared.append(item)
+        return cleared
