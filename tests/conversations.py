@@ -186,10 +186,12 @@ def openai_responses(conversation: Conversation, models: bool = False) -> list[A
                 items.append(_responses_reasoning(turn.reasoning, f"rs_{tag}", models))
             if turn.text is not None:
                 items.append({"role": "assistant", "content": turn.text})
+            # As the API does, an item's id ties it to the reasoning before it (here by its suffix).
+            tie = "" if turn.reasoning is None else f"_rs_{tag}"
             for call in turn.calls:
                 function_call = {
                     "type": "function_call",
-                    "id": f"fc_{call.id}",
+                    "id": f"fc_{call.id}{tie}",
                     "call_id": call.id,
                     "name": call.tool,
                     "arguments": json.dumps(call.arguments),
@@ -203,11 +205,15 @@ def openai_responses(conversation: Conversation, models: bool = False) -> list[A
                 )
                 items.append({"type": "function_call_output", "call_id": call.id, "output": output})
         if exchange.answer is not None:
+            message = {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": exchange.answer}],
+            }
             if exchange.reasoning is not None:
                 items.append(_responses_reasoning(exchange.reasoning, f"rs_{len(items)}", models))
-            items.append(
-                {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": exchange.answer}]}
-            )
+                message["id"] = f"msg_{len(items)}_rs_{len(items) - 1}"
+            items.append(message)
     return items
 
 

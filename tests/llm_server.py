@@ -1,6 +1,9 @@
-"""A loopback HTTP server that speaks the OpenAI chat-completions and Anthropic messages wire
-formats, so digest tests drive the real SDK clients. The requested model name picks the
-behaviour: `normal`, `overlong`, `e429`, `e500`, `slow`, `malformed`."""
+"""A loopback HTTP server that speaks the OpenAI chat-completions and responses and the
+Anthropic messages wire formats, so tests drive the real SDK clients. The requested model name
+picks the behaviour: `normal`, `overlong`, `e429`, `e500`, `slow`, `malformed`.
+
+Every request's history is checked as the APIs check it (`wire_checks`): one that breaks their
+rules (a result without its call, a call without its result) is refused with status 400."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+import wire_checks
 
 NORMAL = (
     "Lines 40-9,000 compile src/module_*.c cleanly; src/module_17.c:88: error: expected ';' appears "
@@ -37,7 +42,14 @@ class _Handler(BaseHTTPRequestHandler):
         request = json.loads(self.rfile.read(int(self.headers["content-length"])))
         self.server.requests.append((self.path, request))
         model = request["model"]
-        anthropic = self.path.endswith("/messages")
+        api = self.path.rsplit("/", 1)[-1]
+        anthropic = api == "messages"
+        problems = _problems(api, request)
+        if problems:
+            error = {"type": "invalid_request_error", "message": "; ".join(problems)}
+            body = {"type": "error", "error": error} if anthropic else {"error": {**error, "code": None, "param": None}}
+            self._send(400, json.dumps(body).encode())
+            return
         if model in ("e429", "e500"):
             status = int(model[1:])
             kind = "rate_limit_error" if status == 429 else "api_error"
@@ -51,7 +63,17 @@ class _Handler(BaseHTTPRequestHandler):
         if model == "slow":
             time.sleep(SLOW_SECONDS)
         text = OVERLONG if model == "overlong" else NORMAL
-        self._send(200, json.dumps(_anthropic(model, text) if anthropic else _openai(model, text)).encode())
+        reply = {"messages": _anthropic, "responses": _responses, "completions": _openai}[api](model, text)
+        self._send(200, json.dumps(reply).encode())
+
+
+def _problems(api: str, request: dict[str, Any]) -> list[str]:
+    if api == "responses":
+        items = request["input"]
+        return wire_checks.responses([{"role": "user", "content": items}] if isinstance(items, str) else items)
+    if api == "messages":
+        return wire_checks.anthropic_messages(request["messages"])
+    return wire_checks.chat_completions(request["messages"])
 
 
 def _openai(model: str, text: str) -> dict[str, Any]:
@@ -62,6 +84,28 @@ def _openai(model: str, text: str) -> dict[str, Any]:
         "model": model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290},
+    }
+
+
+def _responses(model: str, text: str) -> dict[str, Any]:
+    message = {
+        "type": "message",
+        "id": "msg_test",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+    return {
+        "id": "resp_test",
+        "object": "response",
+        "created_at": 0,
+        "model": model,
+        "status": "completed",
+        "output": [message],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {"input_tokens": 1234, "output_tokens": 56, "total_tokens": 1290},
     }
 
 
