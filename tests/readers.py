@@ -97,7 +97,11 @@ def reasoning_indexes(messages: Sequence[Any], fmt: str) -> list[int]:
     return found
 
 
-def exempt_by_default(tool: str, arguments: Any) -> bool:
-    """The default exemptions, restated: the tools by name, and the retrieval command."""
-    command = " ".join(str(arguments.get("command", "")).split())
-    return tool in ("memory", "todo_write") or command.rsplit("/", 1)[-1].startswith("shapeclip show")
+def exempt_by_default(tool: str, arguments: Mapping[str, str]) -> bool:
+    """The default exemptions, restated: the tools by name, and any call with an argument that
+    runs the retrieval command (its directory dropped)."""
+    for value in arguments.values():
+        words = value.split()
+        if words[:2] and words[0].rsplit("/", 1)[-1] == "shapeclip" and words[1:2] == ["show"]:
+            return True
+    return tool in ("memory", "todo_write")
