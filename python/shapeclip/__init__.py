@@ -11,6 +11,7 @@ the window is full anyway.
 """
 
 from .api import Compressed, Compressor, acompress, acompress_detailed, backend, compress, compress_detailed
+from .ledger import Ledger
 from .messages import (
     EXEMPT_TOOLS,
     Budget,
@@ -38,6 +39,7 @@ __all__ = [
     "CompressedMessages",
     "Compressor",
     "Entry",
+    "Ledger",
     "MicrocompactReport",
     "Microcompacted",
     "Profile",

@@ -24,8 +24,8 @@ from .budgets import (
     DEFAULT_BUDGET,
     EXEMPT_TOOLS,
     Budget,
+    TokenEstimates,
     as_budget,
-    estimate_tokens,
     exempt_names,
     is_exempt,
     split_evenly,
@@ -36,7 +36,7 @@ from .formats import detect
 
 
 @dataclass(frozen=True)
-class ResultReport:
+class ResultReport(TokenEstimates):
     """What happened to one tool result at `start` or later."""
 
     #: Index of the message or item that carries it.
@@ -59,14 +59,6 @@ class ResultReport:
         or the action when it was not."""
         shapes = dict.fromkeys(compressed.shape for compressed in self.compressions)
         return "+".join(shapes) if shapes else self.action
-
-    @property
-    def tokens_in(self) -> int:
-        return estimate_tokens(self.chars_in)
-
-    @property
-    def tokens_out(self) -> int:
-        return estimate_tokens(self.chars_out)
 
 
 @dataclass(frozen=True)

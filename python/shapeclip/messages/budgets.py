@@ -59,6 +59,21 @@ def estimate_tokens(chars: int) -> int:
     return -(-chars // CHARS_PER_TOKEN)
 
 
+class TokenEstimates:
+    """Estimated tokens of a record's `chars_in` and `chars_out`."""
+
+    chars_in: int
+    chars_out: int
+
+    @property
+    def tokens_in(self) -> int:
+        return estimate_tokens(self.chars_in)
+
+    @property
+    def tokens_out(self) -> int:
+        return estimate_tokens(self.chars_out)
+
+
 def _check_chars(value: object, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{what} must be an int (a number of characters), not {type(value).__name__}")

@@ -51,8 +51,15 @@ class MicrocompactReport:
     removed: int
     #: Characters of reasoning removed (as compact JSON, like every count here).
     reasoning_chars: int
-    #: Characters the list is shorter by, reasoning and tool pairs together.
-    chars_saved: int
+    #: Characters of the items changed or taken out, before.
+    chars_before: int
+    #: Characters of those items after (the taken out ones have none).
+    chars_after: int
+
+    @property
+    def chars_saved(self) -> int:
+        """Characters the list is shorter by, reasoning and tool pairs together."""
+        return self.chars_before - self.chars_after
 
     @property
     def tokens_saved(self) -> int:
@@ -135,7 +142,7 @@ def microcompact(
     names = exempt_names(exempt)
     form = detect(messages)
     if form is None:
-        return Microcompacted(list(messages), MicrocompactReport(clear_at_least == 0, None, (), 0, 0, 0))
+        return Microcompacted(list(messages), MicrocompactReport(clear_at_least == 0, None, (), 0, 0, 0, 0))
     transcript = form.scan(messages)
     cut = _cut(transcript.turn_starts, keep_last, len(messages))
     before = messages[:cut]
@@ -147,22 +154,23 @@ def microcompact(
     for index, item in zip(present, form.clear_pairs([stripped[i] for i in present], clearing), strict=True):
         after[index] = item
 
-    reasoning_chars = _shrinkage(before, stripped)
-    chars_saved = reasoning_chars + _shrinkage(stripped, after)
     changed = [index for index, (old, new) in enumerate(zip(before, after, strict=True)) if new is not old]
+    chars_before = sum(json_chars(before[index]) for index in changed)
+    chars_after = sum(json_chars(after[index]) for index in changed if after[index] is not None)
     cleared = tuple(
         ClearedResult(result.index, result.call_id, transcript.tool_name(result.call_id), json_chars(result.content))
         for result in transcript.results
         if result.call_id in clearing.call_ids
     )
-    applied = estimate_tokens(chars_saved) >= clear_at_least
+    applied = estimate_tokens(chars_before - chars_after) >= clear_at_least
     report = MicrocompactReport(
         applied,
         changed[0] if changed and applied else None,
         cleared,
         sum(item is None for item in after),
-        reasoning_chars,
-        chars_saved,
+        _shrinkage(before, stripped),
+        chars_before,
+        chars_after,
     )
     if not applied:
         return Microcompacted(list(messages), report)
