@@ -150,6 +150,9 @@ def test_budget_for_scales_with_the_window_between_floor_and_cap() -> None:
     assert budget_for(200_000).per_result == 25_000
     assert budget_for(8_000) == Budget(2_000, 8_000)
     assert budget_for(2_000_000) == Budget(50_000, 200_000)
+    assert Budget(tools={" Read_File": 900}).for_tool("READ_FILE") == 900
+    with pytest.raises(ValueError):
+        Budget(tools={"bash": 0})
 
 
 def test_a_digest_is_written_into_a_compressed_result() -> None:

@@ -89,7 +89,7 @@ class Budget:
     per_result: int = 16_000
     #: Characters the results of one assistant turn keep together at most (see `MIN_SHARE`).
     per_turn: int = RESULTS_PER_TURN * 16_000
-    #: `per_result` for particular tools, by lower-case name.
+    #: `per_result` for particular tools, by name (kept in lower case: names match in any case).
     tools: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -97,6 +97,8 @@ class Budget:
         _check_chars(self.per_turn, "per_turn")
         for name, chars in self.tools.items():
             _check_chars(chars, f"the budget of tool {name!r}")
+        # Frozen, so the normalised copy goes in as dataclasses' own __init__ would put it.
+        object.__setattr__(self, "tools", {name.strip().lower(): chars for name, chars in self.tools.items()})
 
     def for_tool(self, tool_name: str | None) -> int:
         """The characters one result of `tool_name` keeps at most (matched case-insensitively)."""
