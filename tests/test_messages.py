@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 import shapeclip
 from conversations import FORMATS, RENDER, Conversation, conversations
 from readers import exempt_by_default, get, results, text_chars
-from shapeclip import Budget, budget_for, compress_messages
+from shapeclip import Budget, Store, budget_for, compress_messages
 from shapeclip.messages import MIN_SHARE
 
 formats = st.sampled_from(FORMATS)
@@ -180,6 +181,22 @@ def test_the_async_form_awaits_an_async_digest_and_agrees() -> None:
     awaited = asyncio.run(shapeclip.acompress_messages(messages, budget=4000, digest=digest, digest_cache=cache))
     assert "counted lines" in awaited.messages[1]["content"]
     assert compress_messages(messages, budget=4000, digest=digest, digest_cache=cache).messages == awaited.messages
+
+
+def test_with_a_store_a_compressed_result_points_into_its_stored_copy(tmp_path: Path) -> None:
+    store = Store(tmp_path / "store")
+    output = "".join(f"line {i}\n" for i in range(20_000))
+    messages = [
+        {"type": "function_call", "call_id": "c1", "name": "bash", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": output},
+    ]
+    out, report = compress_messages(messages, budget=4000, store=store)
+    stored = report.results[0].compressions[0].stored
+    assert stored is not None and store.get(stored.id) == output
+    assert f"shapeclip show {stored.id}" in out[1]["output"] and len(out[1]["output"]) <= 4000
+    assert compress_messages(out, budget=4000, store=store).messages[1] is out[1]
+    with pytest.raises(TypeError):
+        compress_messages(messages, store=str(tmp_path))  # type: ignore[arg-type]
 
 
 def test_a_list_without_tool_traffic_comes_back_as_it_was() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from conversations import FORMATS, RENDER, Conversation, conversations
 from readers import calls, exempt_by_default, orphans, reasoning_indexes, results, texts
-from shapeclip import microcompact
+from shapeclip import Store, microcompact
 from shapeclip.messages import placeholder
 
 formats = st.sampled_from(FORMATS)
@@ -181,3 +182,34 @@ def test_bad_arguments_raise(kwargs: dict[str, Any], error: type[Exception]) -> 
     arguments: dict[str, Any] = {"messages": [], **kwargs}
     with pytest.raises(error):
         microcompact(**arguments)
+
+
+def test_with_a_store_a_cleared_result_says_how_to_read_it_back(tmp_path: Path) -> None:
+    store = Store(tmp_path / "store")
+    output = "".join(f"line {i}\n" for i in range(2000))
+    messages = [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]},
+        {"role": "assistant", "content": "Read it."},
+    ]
+    out, report = microcompact(messages, keep_last=0, store=store)
+    (cleared,) = report.cleared
+    assert cleared.stored is not None and store.get(cleared.stored.id) == output
+    assert out[1]["content"][0]["content"] == placeholder("bash", cleared.stored)
+    assert f"shapeclip show {cleared.stored.id}" in placeholder("bash", cleared.stored)
+    again, second = microcompact(out, keep_last=0, store=store)
+    assert second.first_changed is None and again[1] is out[1]
+
+
+def test_a_refused_clean_up_stores_nothing_and_a_failing_store_leaves_the_plain_placeholder(tmp_path: Path) -> None:
+    messages = [
+        {"type": "function_call", "call_id": "c1", "name": "grep", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": "a.py:1:x\n" * 500},
+    ]
+    store = Store(tmp_path / "store")
+    assert not microcompact(messages, keep_last=0, clear_at_least=10**9, store=store).report.applied
+    assert not store.path.exists()
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    out, report = microcompact(messages, keep_last=0, store=Store(blocked))
+    assert out[1]["output"] == placeholder("grep") and report.cleared[0].stored is None

@@ -20,6 +20,7 @@ from .. import api
 from ..api import Compressed
 from ..digest import run as digest_run
 from ..digest.run import DigestFn
+from ..store import Store
 from .budgets import (
     DEFAULT_BUDGET,
     EXEMPT_TOOLS,
@@ -157,8 +158,10 @@ def _start(
     digest: object,
     digest_timeout: object,
     digest_cache: object,
-) -> _Walk:
-    """The walk over checked arguments: a bad argument raises here, before anything is compressed."""
+    store: object,
+) -> tuple[_Walk, dict[str, Any]]:
+    """The walk over checked arguments, and what it passes on to each compression: a bad
+    argument raises here, before anything is compressed."""
     listed = checked_messages(messages)
     if isinstance(start, bool) or not isinstance(start, int):
         raise TypeError(f"start must be an int (an index into messages), not {type(start).__name__}")
@@ -166,8 +169,9 @@ def _start(
         raise ValueError(f"start must be 0 or more, got {start}")
     if not isinstance(budget, (Budget, int)):
         raise TypeError(f"budget must be a Budget or an int, not {type(budget).__name__}")
-    api.check_digest_arguments(digest, digest_timeout, digest_cache)
-    return _walk(listed, start, as_budget(budget), exempt_names(exempt))
+    api.check_options(digest, digest_timeout, digest_cache, store)
+    passed_on = {"digest": digest, "digest_timeout": digest_timeout, "digest_cache": digest_cache, "store": store}
+    return _walk(listed, start, as_budget(budget), exempt_names(exempt)), passed_on
 
 
 def compress_messages(
@@ -179,6 +183,7 @@ def compress_messages(
     digest: DigestFn | None = None,
     digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
+    store: Store | None = None,
 ) -> CompressedMessages:
     """Compresses every tool result at index `start` or later that is longer than it may keep,
     and returns the new list with a report; `messages` itself is never changed.
@@ -191,17 +196,15 @@ def compress_messages(
     names, or commands such as "shapeclip show") stay whole. Only the text of a result is
     compressed (images and other parts are kept), and a compressed result's message is a new
     dict with every other key kept; every other item is the very object it was. Compressing the
-    returned list again changes nothing. `digest`, `digest_timeout` and `digest_cache` work as
-    in `compress`.
+    returned list again changes nothing. `digest`, `digest_timeout`, `digest_cache` and `store`
+    work as in `compress`: with a store, each compressed result is kept whole and its markers
+    say how to read it back.
     """
-    walk = _start(messages, start, budget, exempt, digest, digest_timeout, digest_cache)
+    walk, passed_on = _start(messages, start, budget, exempt, digest, digest_timeout, digest_cache, store)
     try:
         job = next(walk)
         while True:
-            compressed = api.compress_detailed(
-                job.text, job.tool, job.budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache
-            )
-            job = walk.send(compressed)
+            job = walk.send(api.compress_detailed(job.text, job.tool, job.budget, **passed_on))
     except StopIteration as done:
         return cast(CompressedMessages, done.value)
 
@@ -215,15 +218,13 @@ async def acompress_messages(
     digest: DigestFn | None = None,
     digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
+    store: Store | None = None,
 ) -> CompressedMessages:
     """`compress_messages` that awaits its digests: use it with async SDK clients."""
-    walk = _start(messages, start, budget, exempt, digest, digest_timeout, digest_cache)
+    walk, passed_on = _start(messages, start, budget, exempt, digest, digest_timeout, digest_cache, store)
     try:
         job = next(walk)
         while True:
-            compressed = await api.acompress_detailed(
-                job.text, job.tool, job.budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache
-            )
-            job = walk.send(compressed)
+            job = walk.send(await api.acompress_detailed(job.text, job.tool, job.budget, **passed_on))
     except StopIteration as done:
         return cast(CompressedMessages, done.value)

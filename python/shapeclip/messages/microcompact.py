@@ -6,7 +6,8 @@ that point, the model's reasoning goes, and each tool call whose result is also 
 result to a one-line placeholder that names the tool (or, with `mode="remove"`, the call and
 its result both go). Text of the user, the system and the assistant is never removed, a result
 is never separated from its call, and exempt tools keep theirs. No LLM is asked: it is instant,
-free and deterministic.
+free and deterministic. Given a store, each cleared result is kept in it first, and its
+placeholder says how to read it back.
 
 Every clean-up breaks the prompt cache from the first changed item on, so the report says where
 that is, and `clear_at_least` refuses a clean-up too small to pay for it (as the server-side
@@ -15,14 +16,19 @@ that is, and `clear_at_least` refuses a clean-up too small to pay for it (as the
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from ..store import Entry, Store
 from .budgets import EXEMPT_TOOLS, estimate_tokens, exempt_names, is_exempt
-from .conversation import Clearing, Result, Transcript, checked_messages
+from .conversation import Clearing, Format, Result, Transcript, checked_messages
 from .formats import detect
 from .items import json_chars
+
+log = logging.getLogger("shapeclip")
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,8 @@ class ClearedResult:
     tool: str | None
     #: Its content's characters, as compact JSON.
     chars: int
+    #: Where its text was stored, when a store was given and took it.
+    stored: Entry | None = None
 
 
 @dataclass(frozen=True)
@@ -74,10 +82,17 @@ class Microcompacted(NamedTuple):
     report: MicrocompactReport
 
 
-def placeholder(tool: str | None) -> str:
-    """What a cleared result of `tool` says instead."""
+def placeholder(tool: str | None, stored: Entry | None = None) -> str:
+    """What a cleared result of `tool` says instead: how to read it back when it was `stored`."""
     name = tool or "tool"
-    return f"[shapeclip: this old {name} result was cleared to save context; call {name} again if it is needed]"
+    way_back = f"call {name} again if it is needed"
+    if stored is not None:
+        way_back = f"to see it again, run shapeclip show {stored.id}, or read {stored.path}"
+    return f"[shapeclip: this old {name} result was cleared to save context; {way_back}]"
+
+
+#: A result some microcompaction cleared already: clearing it again would change it for nothing.
+_CLEARED = re.compile(r"\[shapeclip: this old .* result was cleared to save context; [^\]]*\]")
 
 
 def _cut(turn_starts: Sequence[int], keep_last: int, length: int) -> int:
@@ -101,10 +116,41 @@ def _clearing(transcript: Transcript, cut: int, exempt: Collection[str], remove:
         if is_exempt(call.name, call.arguments, exempt):
             continue
         text = placeholder(call.name)
-        if remove or any(result.content != text and json_chars(result.content) > len(text) for result in found):
+        if remove or any(_clearable(result.content, text) for result in found):
             chosen.add(call.id)
             placeholders[call.id] = text
     return Clearing(frozenset(chosen), None if remove else placeholders)
+
+
+def _clearable(content: Any, text: str) -> bool:
+    already = isinstance(content, str) and _CLEARED.fullmatch(content) is not None
+    return not already and json_chars(content) > len(text)
+
+
+def _stored(clearing: Clearing, transcript: Transcript, store: Store) -> dict[str, Entry]:
+    """The cleared results' text, kept in `store` by call id; a result the store refuses (or one
+    with no text) is left out, and its placeholder says nothing of a way back."""
+    entries = {}
+    for result in transcript.results:
+        if result.call_id not in clearing.call_ids or not result.pieces:
+            continue
+        try:
+            entry = store.put("\n".join(result.pieces), transcript.tool_name(result.call_id))
+        except Exception as exc:  # fail-open, as compress's store is: the plain placeholder
+            log.debug("shapeclip: a cleared result is not stored: %s", exc)
+            continue
+        if str(entry.path).isprintable() and not {"[", "]"} & set(str(entry.path)):
+            entries[result.call_id] = entry
+    return entries
+
+
+def _cleared_pairs(form: Format, stripped: list[Any], clearing: Clearing) -> list[Any]:
+    """`stripped` with `clearing` applied to the items that are still there."""
+    present = [index for index, item in enumerate(stripped) if item is not None]
+    after = list(stripped)
+    for index, item in zip(present, form.clear_pairs([stripped[i] for i in present], clearing), strict=True):
+        after[index] = item
+    return after
 
 
 def _check(messages: object, keep_last: object, clear_at_least: object, mode: object) -> None:
@@ -125,6 +171,7 @@ def microcompact(
     exempt: Collection[str] = EXEMPT_TOOLS,
     clear_at_least: int = 0,
     mode: Literal["placeholder", "remove"] = "placeholder",
+    store: Store | None = None,
 ) -> Microcompacted:
     """Clears tool results and reasoning from all but the last `keep_last` tool turns, and
     returns the new list with a report; `messages` itself is never changed.
@@ -136,9 +183,13 @@ def microcompact(
     and whose tool is not in `exempt` is cleared: in "placeholder" mode its result's content
     becomes `placeholder(tool)` (when that is shorter), in "remove" mode the call and its result
     are taken out, with any message left empty. Unless that saves at least `clear_at_least`
-    estimated tokens, nothing is changed. Items not changed are the very objects given.
+    estimated tokens (judged with the placeholders that name no stored copy), nothing is
+    changed. With a `store`, each cleared result's text is kept in it and its placeholder says
+    how to read it back. Items not changed are the very objects given.
     """
     _check(messages, keep_last, clear_at_least, mode)
+    if store is not None and not isinstance(store, Store):
+        raise TypeError(f"store must be a shapeclip.Store or None, not {type(store).__name__}")
     names = exempt_names(exempt)
     form = detect(messages)
     if form is None:
@@ -149,20 +200,28 @@ def microcompact(
     clearing = _clearing(transcript, cut, names, mode == "remove")
 
     stripped = form.strip_reasoning(before)
-    present = [index for index, item in enumerate(stripped) if item is not None]
-    after = list(stripped)
-    for index, item in zip(present, form.clear_pairs([stripped[i] for i in present], clearing), strict=True):
-        after[index] = item
-
+    after = _cleared_pairs(form, stripped, clearing)
     changed = [index for index, (old, new) in enumerate(zip(before, after, strict=True)) if new is not old]
     chars_before = sum(json_chars(before[index]) for index in changed)
-    chars_after = sum(json_chars(after[index]) for index in changed if after[index] is not None)
+    applied = estimate_tokens(chars_before - _chars(after, changed)) >= clear_at_least
+    entries: dict[str, Entry] = {}
+    if applied and store is not None and clearing.placeholders:
+        # The same items change, only their placeholders grow a way back.
+        entries = _stored(clearing, transcript, store)
+        named = {call: placeholder(transcript.tool_name(call), entries.get(call)) for call in clearing.call_ids}
+        after = _cleared_pairs(form, stripped, Clearing(clearing.call_ids, named))
+    chars_after = _chars(after, changed)
     cleared = tuple(
-        ClearedResult(result.index, result.call_id, transcript.tool_name(result.call_id), json_chars(result.content))
+        ClearedResult(
+            result.index,
+            result.call_id,
+            transcript.tool_name(result.call_id),
+            json_chars(result.content),
+            entries.get(result.call_id),
+        )
         for result in transcript.results
         if result.call_id in clearing.call_ids
     )
-    applied = estimate_tokens(chars_before - chars_after) >= clear_at_least
     report = MicrocompactReport(
         applied,
         changed[0] if changed and applied else None,
@@ -175,6 +234,11 @@ def microcompact(
     if not applied:
         return Microcompacted(list(messages), report)
     return Microcompacted([item for item in after if item is not None] + list(messages[cut:]), report)
+
+
+def _chars(items: Sequence[Any], indexes: Sequence[int]) -> int:
+    """Characters (as compact JSON) of the items at `indexes` that are still there."""
+    return sum(json_chars(items[index]) for index in indexes if items[index] is not None)
 
 
 def _shrinkage(old: Sequence[Any], new: Sequence[Any]) -> int:
