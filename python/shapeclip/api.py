@@ -131,6 +131,12 @@ def _options(
     )
 
 
+def check_options(digest: object, digest_timeout: object, digest_cache: object, store: object) -> None:
+    """Raises as `compress` does on a bad `digest`, `digest_timeout`, `digest_cache` or `store`,
+    for callers that compress later, or not at all."""
+    _options(None, 1, digest, digest_timeout, digest_cache, store)
+
+
 def _check_chunk(chunk: object, what: str) -> str | bytes:
     if not isinstance(chunk, (str, bytes)):
         raise TypeError(f"{what} must be str or bytes, not {type(chunk).__name__}")

@@ -20,6 +20,7 @@ from . import __version__, cli_store
 from .api import DEFAULT_BUDGET, Compressor, backend
 from .cli_input import Interrupts, read_to_end, run_command
 from .digest import DEFAULT_TIMEOUT, DigestFn, anthropic_messages, openai_chat
+from .ledger import Ledger
 from .profiles import DEFAULT, TOOL_PROFILES
 from .store import Store
 
@@ -53,6 +54,10 @@ With --digest openai:MODEL or anthropic:MODEL, a fast model writes what the omit
 holds into the marker. The SDK is configured from its usual environment variables
 (OPENAI_API_KEY and OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL), so any
 OpenAI-compatible server works. If the model fails, the plain marker is printed.
+
+shapeclip ledger PATH prints what shapeclip saved in an agent session recorded with
+shapeclip.Ledger(PATH): per tool, characters and estimated tokens in and out, and digest
+tokens. (A file named ledger, show or store is compressed when given as ./ledger.)
 
 A wrapped command's exit status is shapeclip's: 128 + N if signal N ended it, as in a shell,
 127 if it was not found and 126 if it could not be run. SIGINT and SIGTERM are passed on to
@@ -88,7 +93,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="shapeclip",
         usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]\n"
         "       %(prog)s show ID [--lines A:B] [--grep PATTERN [-C N]] [--budget N]\n"
-        "       %(prog)s store [--stats | --prune | --clear]",
+        "       %(prog)s store [--stats | --prune | --clear]\n"
+        "       %(prog)s ledger PATH",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
         epilog=EPILOG.format(kinds=_tool_kinds()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -165,10 +171,30 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeo
         parser.error(f"cannot set up the {sdk} client: {exc}")
 
 
+def _print_ledger(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="shapeclip ledger",
+        description="Print what shapeclip saved in a session recorded by shapeclip.Ledger(PATH): "
+        "per tool, the results, their characters and estimated tokens in and out, and digest tokens.",
+    )
+    parser.add_argument("path", metavar="PATH", help="the session's ledger file (JSON lines)")
+    path = parser.parse_args(argv).path
+    try:
+        ledger = Ledger.load(path)
+    except OSError as exc:
+        parser.error(f"cannot read {path}: {exc.strerror}")
+    except ValueError as exc:
+        parser.error(str(exc))
+    sys.stdout.write(ledger.table())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in cli_store.COMMANDS:
         return cli_store.run(argv)
+    if argv[:1] == ["ledger"]:
+        return _print_ledger(argv[1:])
     # Everything after the first `--` is a command to run, not options of ours.
     split = argv.index("--") if "--" in argv else len(argv)
     own, command = argv[:split], argv[split + 1 :]
