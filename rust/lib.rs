@@ -6,17 +6,21 @@
 //! never reaches a caller.
 
 mod clip;
+mod cut;
 mod digest;
 mod engine;
 mod error;
+mod extenders;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod hash;
 mod log;
+mod lookalike;
 mod plan;
 mod profile;
 mod search;
 mod text;
+mod way_back;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -28,6 +32,7 @@ use pyo3::types::{PyBytes, PyString};
 use engine::{Engine, Outcome};
 use error::Error;
 use profile::Profile;
+use way_back::WayBack;
 
 create_exception!(
     _core,
@@ -135,11 +140,17 @@ impl Compressor {
         result
     }
 
-    fn finish(&mut self, py: Python<'_>) -> PyResult<Report> {
-        let engine = self
+    /// `way_back`, the ID and path of a stored copy of the whole output, makes the markers
+    /// point into it.
+    #[pyo3(signature = (way_back=None))]
+    fn finish(&mut self, py: Python<'_>, way_back: Option<(String, String)>) -> PyResult<Report> {
+        let mut engine = self
             .engine
             .take()
             .ok_or_else(|| to_py_err(&Error::Finished))?;
+        if let Some((id, path)) = way_back {
+            engine.set_way_back(WayBack { id, path });
+        }
         run_detached(py, || Report::from(engine.finish()))
     }
 }

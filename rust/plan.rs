@@ -4,6 +4,9 @@
 //! can write into a marker without planning again, and so that every planner's output is
 //! accounted the same way: a plan's rendered length is at most the budget it was made for.
 
+use crate::lookalike::disarm;
+use crate::text::plural;
+
 /// Which planner produced the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
@@ -61,12 +64,23 @@ pub fn gaps(shown: impl IntoIterator<Item = u64>, total_lines: u64) -> Vec<LineR
     gaps
 }
 
+/// The note after the shown start of a line cut short: `" [shapeclip: N more chars of this
+/// line]"`, where `more` characters of the line are not shown.
+#[must_use]
+pub fn more_chars_note(more: u64) -> String {
+    format!(
+        " [shapeclip: {} of this line]",
+        plural(more, "more char", "more chars")
+    )
+}
+
 /// One part of the output, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece {
-    /// Input text shown as it was.
+    /// Input text shown as it was, and nothing else: [`Plan::render`] disarms the markers it
+    /// may imitate, which it could not do to text mixed with shapeclip's own.
     Kept(String),
-    /// A label for a cut: what was dropped and how to get it back.
+    /// What shapeclip writes: a label for a cut, what was dropped and how to get it back.
     Marker(String),
 }
 
@@ -87,13 +101,19 @@ impl Plan {
         self.omitted.iter().map(|r| r.len()).sum()
     }
 
-    /// The output text: the pieces, concatenated.
+    /// The output text: the pieces, concatenated, with the input's look-alike markers
+    /// disarmed unless the input is passed through (see [`crate::lookalike`]).
     #[must_use]
     pub fn render(&self) -> String {
         let len = self.pieces.iter().map(|p| p.text().len()).sum();
         let mut out = String::with_capacity(len);
         for piece in &self.pieces {
-            out.push_str(piece.text());
+            match piece {
+                Piece::Kept(text) if self.shape != Shape::Passthrough => {
+                    out.push_str(&disarm(text));
+                }
+                _ => out.push_str(piece.text()),
+            }
         }
         out
     }

@@ -4,6 +4,7 @@
 //! engine receives the resolved profile. The kind decides the retrieval hint a marker gives.
 
 use crate::error::Error;
+use crate::way_back::WayBack;
 
 /// What produced the output; decides how a marker says to get omitted lines back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +46,8 @@ pub struct Profile {
     pub tool: String,
     pub head_weight: u64,
     pub tail_weight: u64,
+    /// A stored copy of the output, when there is one: markers then point into it.
+    pub way_back: Option<WayBack>,
 }
 
 /// Longest tool name a marker prints; a marker's length must not depend on arbitrary input.
@@ -69,15 +72,23 @@ impl Profile {
             tool: tool.map(tool_label).unwrap_or_default(),
             head_weight,
             tail_weight,
+            way_back: None,
         })
     }
 }
 
-/// The tool name reduced to what is safe inside a one-line marker: printable, no brackets,
-/// at most [`MAX_TOOL_LABEL`] characters.
+/// Invisible characters that reorder or hide text: the bidi marks, embeddings, overrides and
+/// isolates, zero-width spaces and the byte order mark. The Python clip drops the same ones.
+const INVISIBLE: &[char] = &[
+    '\u{061c}', '\u{200b}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}',
+    '\u{202e}', '\u{2060}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{feff}',
+];
+
+/// The tool name reduced to what is safe inside a one-line marker: printable, visible, in
+/// logical order, no brackets, at most [`MAX_TOOL_LABEL`] characters.
 fn tool_label(name: &str) -> String {
     name.chars()
-        .filter(|c| !c.is_control() && !matches!(c, '[' | ']'))
+        .filter(|c| !c.is_control() && !matches!(c, '[' | ']') && !INVISIBLE.contains(c))
         .take(MAX_TOOL_LABEL)
         .collect::<String>()
         .trim()

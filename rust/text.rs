@@ -85,6 +85,13 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `n` and the noun for it: `"1 file"`, `"2,048 files"`. The singular is never the longer, so
+/// a marker sized for its widest numbers holds any real ones.
+#[must_use]
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 /// The estimate of tokens that markers print: characters / 4, rounded up.
 #[must_use]
 pub fn tokens_for_chars(chars: u64) -> u64 {
@@ -122,5 +129,8 @@ mod tests {
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(9_873_120), "9,873,120");
         assert_eq!(tokens_for_chars(9), 3);
+        assert_eq!(plural(1, "file", "files"), "1 file");
+        assert_eq!(plural(0, "file", "files"), "0 files");
+        assert_eq!(plural(1200, "match", "matches"), "1,200 matches");
     }
 }

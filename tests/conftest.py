@@ -33,6 +33,12 @@ settings.register_profile(
 settings.load_profile(os.environ.get("SHAPECLIP_HYPOTHESIS", "fast"))
 
 
+@pytest.fixture(autouse=True)
+def _private_store(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI stores pipes and commands by default: never in the real cache during tests."""
+    monkeypatch.setenv("SHAPECLIP_STORE", str(tmp_path_factory.mktemp("store") / "shapeclip"))
+
+
 @pytest.fixture(params=["native", "python"])
 def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Runs a test once on the native core and once on the pure-Python fallback."""

@@ -7,7 +7,8 @@ from itertools import pairwise
 from hypothesis import strategies as st
 
 # Characters that break naive code: astral (2 UTF-16 units), combining marks, CJK, NUL, CR,
-# tab, ANSI escape, replacement character.
+# tab, ANSI escapes, replacement character, and clusters a cut must keep whole: a consonant
+# and its vowel sign, an emoji and its skin tone, a ZWJ sequence, a flag.
 TRICKY = [
     "a",
     "Z",
@@ -22,6 +23,12 @@ TRICKY = [
     "\U0001f600",
     "\ufffd",
     "\u200b",
+    "\x1b[38;5;196m",
+    "\x1b[0m",
+    "\u0915\u093f",
+    "\U0001f44d\U0001f3fd",
+    "\U0001f468\u200d\U0001f469",
+    "\U0001f1eb\U0001f1f7",
 ]
 
 line = st.one_of(
@@ -37,7 +44,9 @@ outputs = st.lists(st.tuples(line, ending), max_size=120).map(lambda parts: "".j
 #: Budgets from the degenerate to the usual.
 budgets = st.one_of(st.integers(1, 40), st.integers(41, 600), st.sampled_from([1000, 4000, 16000]))
 
-tools = st.sampled_from([None, "bash", "BASH", "read_file", "grep", "web_fetch", "some_tool", "weird\n[tool]"])
+tools = st.sampled_from(
+    [None, "bash", "BASH", "read_file", "grep", "web_fetch", "some_tool", "weird\n[tool]", "rtl\u202eflip\u2069"]
+)
 
 
 def split_points(text_len: int) -> st.SearchStrategy[list[int]]:

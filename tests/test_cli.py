@@ -40,10 +40,13 @@ def test_file_is_compressed_like_the_library_does(tmp_path: Path) -> None:
 
 
 def test_stdin_is_streamed() -> None:
-    done = run("--budget", "500", stdin=LOG.encode())
+    done = run("--budget", "500", "--no-store", stdin=LOG.encode())
     assert done.returncode == 0
     assert done.stdout.decode() == shapeclip.compress(LOG, None, 500)
-    assert run("-", "--budget", "500", stdin=LOG.encode()).stdout == done.stdout
+    assert run("-", "--budget", "500", "--no-store", stdin=LOG.encode()).stdout == done.stdout
+    # Stored by default (a pipe cannot be read again): the same as the library with a store.
+    stored = run("--budget", "500", stdin=LOG.encode()).stdout.decode()
+    assert stored == shapeclip.compress(LOG, None, 500, store=shapeclip.Store())
 
 
 def test_help_explains_the_marker_and_version_prints() -> None:
@@ -73,7 +76,7 @@ def test_digest_through_the_sdk_environment() -> None:
             assert len(out) <= 4000 and NORMAL.split(";")[0] in out
         failing = run("--budget", "4000", "--digest", "openai:e500", stdin=LOG.encode(), env=env)
         assert failing.returncode == 0 and failing.stdout.decode() == shapeclip.compress(
-            LOG, None, 4000, digest=lambda *_: None
+            LOG, None, 4000, digest=lambda *_: None, store=shapeclip.Store()
         )
 
 
@@ -81,7 +84,7 @@ def test_a_wrapped_command_is_run_compressed_and_its_status_kept() -> None:
     script = "import sys\nfor i in range(20000): print(f'[{i:05}] building target {i}')\nsys.exit(3)"
     done = run("--budget", "500", "--", sys.executable, "-c", script)
     assert done.returncode == 3
-    assert done.stdout.decode() == shapeclip.compress(LOG, "command", 500)
+    assert done.stdout.decode() == shapeclip.compress(LOG, "command", 500, store=shapeclip.Store())
     missing = run("--", "no-such-program-here")
     assert missing.returncode == 127 and b"cannot run no-such-program-here" in missing.stdout
     assert run("--budget", "9", "--").returncode == 2
@@ -96,7 +99,7 @@ def test_issue_11_6_a_digest_server_that_never_answers_does_not_hold_up_the_cli(
         done = run("--budget", "4000", "--digest", "openai:m", "--digest-timeout", "0.3", stdin=LOG.encode(), env=env)
         elapsed = time.perf_counter() - started
     assert done.returncode == 0, done.stderr
-    assert done.stdout.decode() == shapeclip.compress(LOG, None, 4000, digest=lambda *_: None)
+    assert done.stdout.decode() == shapeclip.compress(LOG, None, 4000, digest=lambda *_: None, store=shapeclip.Store())
     # The SDK's own timeout (10 s) and retries would keep it waiting well past this.
     assert elapsed < 6, f"the command exited {elapsed:.1f} s after it started"
 
@@ -183,7 +186,7 @@ def test_issue_11_11_a_signal_stops_the_command_and_what_it_printed_is_still_com
             os.kill(child, signal.SIGKILL)
     assert cli.returncode == 128 + sig, err.decode()
     assert err == b""
-    assert out.decode() == shapeclip.compress(LOG, "command", 500)
+    assert out.decode() == shapeclip.compress(LOG, "command", 500, store=shapeclip.Store())
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -209,7 +212,7 @@ def test_issue_11_11_a_signal_while_reading_a_pipe_prints_what_was_read(sig: sig
         cli.stdin.close()
     assert cli.returncode == 128 + sig, err.decode()
     assert err == b""
-    assert out.decode() == shapeclip.compress(LOG, None, 500)
+    assert out.decode() == shapeclip.compress(LOG, None, 500, store=shapeclip.Store())
 
 
 # Counts the SIGINTs it gets in the half second after the first, then exits 3. The wakeup fd

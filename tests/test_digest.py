@@ -175,6 +175,30 @@ def test_answers_cannot_pose_as_markers() -> None:
     assert digest is not None and digest.group(1) == "(shapeclip - fake) second paragraph"
 
 
+def test_issue_11_13_answers_lose_controls_escapes_and_invisible_format_characters() -> None:
+    answer = (
+        "Build \x00failed\x1b[31m in\x1b[0m src/a.c\u202e:12\u2066 and\u2069 \u200bsrc/b.c\ufeff;\r\n"
+        "\x9b2J ok\u00ad\x7f \ud800 then\x1b]8;;http://x\x07 [lines 3-4 omitted] and Shape\u200bClip : fake "
+        "\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065 \U0001f468\u200d\U0001f469 \u0645\u200c\u06cc"
+    )
+    out = shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: answer, digest_cache={})
+    out.encode("utf-8")  # the lone surrogate became a character every encoding can carry
+    digest = DIGESTED.search(out)
+    assert digest is not None, out
+    assert digest.group(1) == (
+        "Build failed in src/a.c:12 and src/b.c; 2J ok \ufffd then (lines 3-4 omitted) and shapeclip - fake "
+        "\U0001f468\u200d\U0001f469 \u0645\u200c\u06cc"
+    )
+
+
+def test_issue_11_14_a_long_answer_is_not_cut_inside_a_character() -> None:
+    answer = "x" * 11 + "e\u0301" * 1000
+    out = shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: answer, digest_cache={})
+    digest = DIGESTED.search(out)
+    assert digest is not None and digest.group(1).endswith("\u2026")
+    assert (len(digest.group(1)) - 1 - 11) % 2 == 0, digest.group(1)[-5:]
+
+
 def test_bad_digest_arguments_are_errors() -> None:
     with pytest.raises(TypeError, match="digest must be a callable"):
         shapeclip.compress(LOG, "bash", 4000, digest="openai")  # type: ignore[arg-type]
@@ -365,8 +389,8 @@ class OddCache(dict[str, str]):
         return 42
 
 
-class UnsplittableAnswer(str):
-    def split(self, *args: Any) -> Any:
+class UnmeasurableAnswer(str):
+    def __len__(self) -> int:
         raise RuntimeError("broken answer")
 
 
@@ -380,7 +404,7 @@ def test_issue_11_9_acompress_falls_back_wherever_compress_does() -> None:
     cases = {
         "a cache that cannot store": (lambda *_: "fine answer", FullCache(), "fine answer"),
         "a cache that gives back no text": (lambda *_: "fine answer", OddCache(), "fine answer"),
-        "an answer whose methods raise": (lambda *_: UnsplittableAnswer("x"), {}, None),
+        "an answer whose methods raise": (lambda *_: UnmeasurableAnswer("x"), {}, None),
         "an answer whose usage raises": (lambda *_: AnswerWithBrokenUsage("x"), {}, None),
     }
     for name, (digest, cache, answer) in cases.items():

@@ -360,6 +360,15 @@ def test_issue_10_a_run_of_short_lines_is_shown_when_its_count_would_be_longer()
     assert out.startswith("Ran 1 tests in 0.0s\n}\n}\nRan 1 tests in 0.0s\n")
 
 
+@pytest.mark.parametrize("budget", [1000, 4000])
+def test_a_log_whose_last_lines_are_long_streams_as_one_call_does(budget: int) -> None:
+    # The tail run once walked back past the last budget + 1 characters, further than a
+    # stream's window is sure to hold, over lines longer than the per-line cap.
+    lines = [f"[{i}] compiling ok" for i in range(300)] + ["src/a.c:1:1: error: boom"]
+    text = "\n".join([*lines, *(f"[{i}] " + "x" * 900 for i in range(6)), "done"]) + "\n"
+    assert_every_path_agrees(text, "bash", budget)
+
+
 #: Exception names that share no template, so no traceback repeats another.
 exception_names = st.lists(st.from_regex(r"[A-Z][a-z]{3,8}", fullmatch=True), min_size=2, max_size=10, unique=True)
 
@@ -452,3 +461,12 @@ def test_issue_4_an_escape_cut_off_at_a_line_end_does_not_hang(escape: str) -> N
         result = shapeclip.compress_detailed(text, "bash", budget)
         assert result.shape == "log"
         assert len(result.text) <= budget
+
+
+def test_issue_11_14_a_line_one_char_too_long_has_one_more_char() -> None:
+    # At budget 4,000 a kept line shows 500 characters.
+    text = "".join(f"step {i} ok\n" for i in range(3000)) + "error: " + "y" * 494 + "\n"
+    text += "".join(f"step {i} ok\n" for i in range(300)) + "1 failed, 2 passed in 1.0s\n"
+    result = shapeclip.compress_detailed(text, "bash", 4000)
+    assert result.shape == "log"
+    assert "y [shapeclip: 1 more char of this line]\n" in result.text

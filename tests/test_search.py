@@ -167,10 +167,11 @@ def check_map(out: str, truth: dict[str, int]) -> None:
     assert totals is not None, out
     assert number(totals[2]) == sum(truth.values())
     assert number(totals[1]) == sum(truth.values()) - shown_matches
-    files_said = re.search(r"(?:All|Of) ([\d,]+) files|; ([\d,]+) files\]", out)
+    files_said = re.search(r"(?:All|Of) ([\d,]+) files?|; ([\d,]+) files?\]|\. (1) file is listed", out)
     assert files_said is not None
-    assert number(files_said[1] or files_said[2]) == len(truth)
-    if m := re.search(r"Of [\d,]+ files, ([\d,]+) are named with exact match counts and ([\d,]+) are counted", out):
+    assert number(files_said[1] or files_said[2] or files_said[3]) == len(truth)
+    named_count = r"(?:is named with its exact count|are named with exact match counts)"
+    if m := re.search(rf"Of [\d,]+ files?, ([\d,]+) {named_count} and ([\d,]+) (?:is|are) counted", out):
         assert (number(m[1]), number(m[2])) == (len(named), len(truth) - len(named))
 
 
@@ -364,3 +365,17 @@ def test_issue_11_4_a_first_row_followed_by_a_separator_is_counted() -> None:
     out = check_search(text, files, 600)
     assert "of 301 matched lines omitted" in out, out
     assert "31 files" in out, out
+
+
+def test_issue_11_14_counts_of_one_are_singular() -> None:
+    one_file = "".join(f"src/a.py:{i}:match here\n" for i in range(1, 400))
+    assert shapeclip.compress(one_file, "grep", 400).endswith("omitted; 1 file]")
+    grouped = shapeclip.compress(one_file, "grep", 2000)
+    assert "omitted. 1 file is listed with its exact match count; 1 shows its first matches" in grouped, grouped
+    # A row is shown up to 300 characters: "1:" and 298 of its 299 x.
+    long_row = "src/a.py:1:" + "x" * 299 + "\n"
+    long_row += "".join(f"src/{name}.py:{i}:match\n" for name in "abcde" for i in range(2, 60))
+    assert "x [shapeclip: 1 more char of this line]\n" in shapeclip.compress(long_row, "grep", 1500)
+    one_named = "".join(f"d/f{j}-{'n' * 600}.py:{i}:m\n" for j in range(30) for i in range(1, 3))
+    rolled = shapeclip.compress(one_named, "grep", 1500)
+    assert "Of 30 files, 1 is named with its exact count and 29 are counted in 1 directory line." in rolled, rolled

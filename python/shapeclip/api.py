@@ -18,6 +18,8 @@ from . import fallback
 from .digest import run as digest_run
 from .digest.run import DigestCall, DigestFn
 from .profiles import Profile, profile_for
+from .store import Entry, Store
+from .store.keep import Keeper, Kept
 
 try:
     from . import _core
@@ -64,6 +66,10 @@ class Compressed:
     omitted_ranges: tuple[tuple[int, int], ...]
     #: The digest request, when one was made (see `shapeclip.digest`).
     digest: DigestCall | None = None
+    #: The stored copy of the input that the markers point into, when a store was given.
+    stored: Entry | None = None
+    #: Why a store was given but the input is not stored (then markers do not mention it).
+    store_error: str | None = None
 
     @property
     def output_chars(self) -> int:
@@ -80,6 +86,7 @@ class _Options:
     digest: DigestFn | None
     digest_timeout: float
     digest_cache: MutableMapping[str, str]
+    store: Store | None
 
     def digest_room(self) -> int:
         """Characters clip and log plans leave free for a digest: an eighth of the budget, at
@@ -95,6 +102,7 @@ def _options(
     digest: object,
     digest_timeout: object,
     digest_cache: object,
+    store: object,
 ) -> _Options:
     if isinstance(budget, bool) or not isinstance(budget, int):
         raise TypeError(f"budget must be an int (a number of characters, at least 1), not {type(budget).__name__}")
@@ -110,6 +118,8 @@ def _options(
         raise ValueError(f"digest_timeout must be more than 0 seconds, got {digest_timeout}")
     if digest_cache is not None and not isinstance(digest_cache, MutableMapping):
         raise TypeError("digest_cache must be a mutable mapping (like a dict), or None")
+    if store is not None and not isinstance(store, Store):
+        raise TypeError(f"store must be a shapeclip.Store or None, not {type(store).__name__}")
     return _Options(
         min(budget, _MAX_BUDGET),
         tool_name,
@@ -117,7 +127,14 @@ def _options(
         digest,
         float(digest_timeout),
         digest_run.DEFAULT_CACHE if digest_cache is None else digest_cache,
+        store,
     )
+
+
+def check_options(digest: object, digest_timeout: object, digest_cache: object, store: object) -> None:
+    """Raises as `compress` does on a bad `digest`, `digest_timeout`, `digest_cache` or `store`,
+    for callers that compress later, or not at all."""
+    _options(None, 1, digest, digest_timeout, digest_cache, store)
 
 
 def _check_chunk(chunk: object, what: str) -> str | bytes:
@@ -152,6 +169,20 @@ class _Planned:
     result: Compressed
     at: int = 0
     request: digest_run.Request | None = None
+
+
+def _keeper(options: _Options) -> Keeper | None:
+    return None if options.store is None else Keeper(options.store, options.tool)
+
+
+def _kept(keeper: Keeper | None, budget: int) -> Kept:
+    return Kept() if keeper is None else keeper.finish(budget)
+
+
+def _with_kept(planned: _Planned, kept: Kept) -> _Planned:
+    if kept == Kept():
+        return planned
+    return replace(planned, result=replace(planned.result, stored=kept.entry, store_error=kept.error))
 
 
 def _from_report(report: _core.Report, options: _Options) -> _Planned | None:
@@ -229,12 +260,14 @@ class Compressor:
         digest: DigestFn | None = None,
         digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
         digest_cache: MutableMapping[str, str] | None = None,
+        store: Store | None = None,
     ) -> None:
-        self._options = _options(tool_name, budget, digest, digest_timeout, digest_cache)
+        self._options = _options(tool_name, budget, digest, digest_timeout, digest_cache, store)
         # Fed alongside the core: the core's state cannot be recovered after a failure, and the
         # caller's chunks are gone by then.
         self._shadow = fallback.Clipper(self._options.budget, self._options.profile, self._options.tool)
         self._core = _start_core(self._options)
+        self._keeper = _keeper(self._options)
         self._finished = False
 
     def _check_open(self) -> None:
@@ -252,19 +285,22 @@ class Compressor:
                 _warn_once(f"the native core failed on this input ({exc!r})")
                 self._core = None
         self._shadow.feed(chunk)
+        if self._keeper is not None:
+            self._keeper.feed(chunk)
 
     def _plan(self) -> _Planned:
         self._check_open()
         self._finished = True
+        kept = _kept(self._keeper, self._options.budget)
         if self._core is not None:
             try:
-                planned = _from_report(self._core.finish(), self._options)
+                planned = _from_report(self._core.finish(kept.way_back()), self._options)
             except _NativeFailure as exc:
                 _warn_once(f"the native core failed on this input ({exc!r})")
             else:
                 if planned is not None:
-                    return planned
-        return _from_clip(self._shadow.finish(), self._options.budget)
+                    return _with_kept(planned, kept)
+        return _with_kept(_from_clip(self._shadow.finish(kept.way_back()), self._options.budget), kept)
 
     def finish(self) -> str:
         """The compressed text: at most `budget` characters."""
@@ -289,19 +325,23 @@ def _plan_text(text: object, options: _Options) -> _Planned:
         # The caller's own object unless it held lone surrogates: a stream cannot keep those
         # (they may be split across chunks and cannot be encoded), so no path keeps them.
         return _Planned(Compressed(checked, "passthrough", backend(), len(checked), _line_count(checked), 0, 0, ()))
+    keeper = _keeper(options)
+    if keeper is not None:
+        keeper.feed(checked)
+    kept = _kept(keeper, options.budget)
     core = _start_core(options)
     if core is not None:
         try:
             core.feed(checked)
-            planned = _from_report(core.finish(), options)
+            planned = _from_report(core.finish(kept.way_back()), options)
         except _NativeFailure as exc:
             _warn_once(f"the native core failed on this input ({exc!r})")
         else:
             if planned is not None:
-                return planned
+                return _with_kept(planned, kept)
     clipper = fallback.Clipper(options.budget, options.profile, options.tool)
     clipper.feed(checked)
-    return _from_clip(clipper.finish(), options.budget)
+    return _with_kept(_from_clip(clipper.finish(kept.way_back()), options.budget), kept)
 
 
 def compress_detailed(
@@ -312,9 +352,10 @@ def compress_detailed(
     digest: DigestFn | None = None,
     digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
+    store: Store | None = None,
 ) -> Compressed:
     """Like `compress`, with the facts about the result."""
-    return _digested(_plan_text(text, _options(tool_name, budget, digest, digest_timeout, digest_cache)))
+    return _digested(_plan_text(text, _options(tool_name, budget, digest, digest_timeout, digest_cache, store)))
 
 
 async def acompress_detailed(
@@ -325,9 +366,10 @@ async def acompress_detailed(
     digest: DigestFn | None = None,
     digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
+    store: Store | None = None,
 ) -> Compressed:
     """`compress_detailed` that awaits its digest (a coroutine function, or a sync one run in a thread)."""
-    return await _adigested(_plan_text(text, _options(tool_name, budget, digest, digest_timeout, digest_cache)))
+    return await _adigested(_plan_text(text, _options(tool_name, budget, digest, digest_timeout, digest_cache, store)))
 
 
 def compress(
@@ -338,6 +380,7 @@ def compress(
     digest: DigestFn | None = None,
     digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
+    store: Store | None = None,
 ) -> str:
     """Compresses one tool output to at most `budget` characters (code points, as `len` counts).
 
@@ -352,9 +395,14 @@ def compress(
     part holds into the marker (see `shapeclip.digest`); it gets `digest_timeout` seconds, and
     answers are kept in `digest_cache` (a small in-memory LRU by default) so the same output
     compresses to the same bytes again.
+
+    `store`, a `shapeclip.Store`, keeps the whole output when something is cut, and the
+    markers then say how to read the omitted lines back from it (`shapeclip show ID --lines
+    A:B`, or the stored file with an offset and limit). Storing never fails a compression:
+    without a stored copy the markers are the plain ones and `store_error` says why.
     """
     return compress_detailed(
-        text, tool_name, budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache
+        text, tool_name, budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache, store=store
     ).text
 
 
@@ -366,9 +414,10 @@ async def acompress(
     digest: DigestFn | None = None,
     digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
+    store: Store | None = None,
 ) -> str:
     """`compress` that awaits its digest: use it with async SDK clients."""
     result = await acompress_detailed(
-        text, tool_name, budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache
+        text, tool_name, budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache, store=store
     )
     return result.text

@@ -16,11 +16,13 @@ import os
 import sys
 import textwrap
 
-from . import __version__
+from . import __version__, cli_store
 from .api import DEFAULT_BUDGET, Compressor, backend
 from .cli_input import Interrupts, read_to_end, run_command
 from .digest import DEFAULT_TIMEOUT, DigestFn, anthropic_messages, openai_chat
+from .ledger import Ledger
 from .profiles import DEFAULT, TOOL_PROFILES
+from .store import Store
 
 EPILOG = """\
 Run a command and compress what it prints:  shapeclip --budget 4000 -- make -k test
@@ -36,6 +38,15 @@ token figure is characters / 4, rounded up. The hint depends on the tool kind (-
 shell commands get a sed range, file reads an offset and limit, searches a narrower search.
 Output that fits the budget is printed unchanged.
 
+A pipe's or a command's output is kept in the store ($SHAPECLIP_STORE, else
+$XDG_CACHE_HOME/shapeclip or ~/.cache/shapeclip; 500 MB, least recently used evicted) when
+something is cut, and the markers then name its entry and the exact lines:
+
+  ... To see them, run shapeclip show 3f9a2c1b7d04 --lines 412:9873, or read
+  ~/.cache/shapeclip/3f9a2c1b7d04.out with offset 412 and limit 9462.]
+
+--no-store turns that off. shapeclip show ID --help and shapeclip store --help say more.
+
 Tool kinds, by --tool name (any case); a command after -- is shell output:
 {kinds}
 
@@ -43,6 +54,10 @@ With --digest openai:MODEL or anthropic:MODEL, a fast model writes what the omit
 holds into the marker. The SDK is configured from its usual environment variables
 (OPENAI_API_KEY and OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL), so any
 OpenAI-compatible server works. If the model fails, the plain marker is printed.
+
+shapeclip ledger PATH prints what shapeclip saved in an agent session recorded with
+shapeclip.Ledger(PATH): per tool, characters and estimated tokens in and out, and digest
+tokens. (A file named ledger, show or store is compressed when given as ./ledger.)
 
 A wrapped command's exit status is shapeclip's: 128 + N if signal N ended it, as in a shell,
 127 if it was not found and 126 if it could not be run. SIGINT and SIGTERM are passed on to
@@ -76,7 +91,10 @@ def _positive_int(value: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shapeclip",
-        usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]",
+        usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]\n"
+        "       %(prog)s show ID [--lines A:B] [--grep PATTERN [-C N]] [--budget N]\n"
+        "       %(prog)s store [--stats | --prune | --clear]\n"
+        "       %(prog)s ledger PATH",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
         epilog=EPILOG.format(kinds=_tool_kinds()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -86,7 +104,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         nargs="?",
         default=None,
-        help="file to read; - reads standard input, as does nothing unless it is a terminal",
+        help="file to read (./show for one named show); - reads standard input, "
+        "as does nothing unless it is a terminal",
     )
     parser.add_argument(
         "--tool", default=None, help="the tool that produced the output (e.g. bash, grep, read_file; kinds below)"
@@ -107,6 +126,11 @@ def _parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=DEFAULT_TIMEOUT,
         help=f"give up on the digest after this long and print the plain marker (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--no-store",
+        action="store_true",
+        help="keep no copy of a pipe's or command's output (markers then say to run it again)",
     )
     parser.add_argument("--version", action="version", version=f"shapeclip {__version__} ({backend()} backend)")
     return parser
@@ -147,8 +171,30 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeo
         parser.error(f"cannot set up the {sdk} client: {exc}")
 
 
+def _print_ledger(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="shapeclip ledger",
+        description="Print what shapeclip saved in a session recorded by shapeclip.Ledger(PATH): "
+        "per tool, the results, their characters and estimated tokens in and out, and digest tokens.",
+    )
+    parser.add_argument("path", metavar="PATH", help="the session's ledger file (JSON lines)")
+    path = parser.parse_args(argv).path
+    try:
+        ledger = Ledger.load(path)
+    except OSError as exc:
+        parser.error(f"cannot read {path}: {exc.strerror}")
+    except ValueError as exc:
+        parser.error(str(exc))
+    sys.stdout.write(ledger.table())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in cli_store.COMMANDS:
+        return cli_store.run(argv)
+    if argv[:1] == ["ledger"]:
+        return _print_ledger(argv[1:])
     # Everything after the first `--` is a command to run, not options of ours.
     split = argv.index("--") if "--" in argv else len(argv)
     own, command = argv[:split], argv[split + 1 :]
@@ -167,7 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     # A wrapped command's output is shell output unless --tool says otherwise.
     tool = args.tool if args.tool is not None or not command else "command"
     digest = _digest(parser, args.digest, args.digest_timeout)
-    compressor = Compressor(tool, args.budget, digest=digest, digest_timeout=args.digest_timeout)
+    # A pipe or a command cannot be read again; a file can, and its markers point into it.
+    reread = args.file not in (None, "-")
+    store = None if args.no_store or reread else Store()
+    compressor = Compressor(tool, args.budget, digest=digest, digest_timeout=args.digest_timeout, store=store)
     with Interrupts() as interrupts:
         if command:
             status = run_command(command, compressor, interrupts)

@@ -14,10 +14,16 @@ import unicodedata
 from collections import deque
 from dataclasses import dataclass
 
+from .cut import SGR_RESET, cut_after, cut_before, sgr_open
+from .lookalike import disarm
 from .profiles import Profile
 
 _MARKER_SEPARATORS = 2
+#: A stored copy of the output, which markers then point into: its entry ID and file's path.
+WayBack = tuple[str, str]
 _MAX_TOOL_LABEL = 40
+# Bidi marks, embeddings, overrides and isolates, zero-width spaces, the byte order mark.
+_INVISIBLE = frozenset("\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff")
 
 
 @dataclass(frozen=True)
@@ -46,14 +52,19 @@ class ClipResult:
 
 
 def tool_label(name: str | None) -> str:
+    """The tool name as markers print it; the core's `tool_label` in `rust/profile.rs`."""
     if name is None:
         return ""
-    kept = [c for c in name if unicodedata.category(c) != "Cc" and c not in "[]"]
+    kept = [c for c in name if unicodedata.category(c) != "Cc" and c not in "[]" and c not in _INVISIBLE]
     return "".join(kept[:_MAX_TOOL_LABEL]).strip()
 
 
-def _tokens(chars: int) -> int:
-    return -(-chars // 4)
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def _tokens(chars: int) -> str:
+    return _plural(-(-chars // 4), "token", "tokens")
 
 
 def _line_range(span: Span, grouped: bool) -> str:
@@ -65,28 +76,34 @@ def _line_range(span: Span, grouped: bool) -> str:
 
 def _place(span: Span) -> str:
     rng = f"{_line_range(span, True)} of {span.total_lines:,}"
-    a, b = f"{span.first_shown:,}", f"{span.last_shown:,}"
+    a, b = _plural(span.first_shown, "char", "chars"), _plural(span.last_shown, "char", "chars")
     head_cut, tail_cut = span.first_shown > 0, span.last_shown > 0
     if span.first == span.last:
         if head_cut and tail_cut:
-            return f"{rng} except its first {a} and last {b} chars"
+            return f"{rng} except its first {span.first_shown:,} and last {b}"
         if head_cut:
-            return f"{rng} after its first {a} chars"
+            return f"{rng} after its first {a}"
         if tail_cut:
-            return f"{rng} except its last {b} chars"
+            return f"{rng} except its last {b}"
         return rng
     f, last = f"{span.first:,}", f"{span.last:,}"
     if head_cut and tail_cut:
-        return f"{rng} (line {f} after its first {a} chars; line {last} except its last {b} chars)"
+        return f"{rng} (line {f} after its first {a}; line {last} except its last {b})"
     if head_cut:
-        return f"{rng} (line {f} after its first {a} chars)"
+        return f"{rng} (line {f} after its first {a})"
     if tail_cut:
-        return f"{rng} (line {last} except its last {b} chars)"
+        return f"{rng} (line {last} except its last {b})"
     return rng
 
 
-def _hint(span: Span, kind: str) -> str:
+def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
     a, b = span.first, span.last
+    if way_back is not None:
+        entry, path = way_back
+        return (
+            f"To see them, run shapeclip show {entry} --lines {a}:{b}, "
+            f"or read {path} with offset {a} and limit {span.lines}."
+        )
     if kind == "shell":
         return (
             f"To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
@@ -106,22 +123,34 @@ def _hint(span: Span, kind: str) -> str:
 _TIERS = ("full", "compact", "terse", "bare")
 
 
-def render_marker(tier: str, span: Span, kind: str, label: str) -> str:
+def render_marker(tier: str, span: Span, kind: str, label: str, way_back: WayBack | None = None) -> str:
     """The marker for `span`, worded exactly as the native core words it."""
     if tier == "full":
         what = f"{label} " if label else ""
-        unit = "line" if span.lines == 1 else "lines"
+        lines, chars = _plural(span.lines, "line", "lines"), _plural(span.chars, "char", "chars")
         return (
-            f"[shapeclip: {_place(span)} omitted from this {what}output ({span.lines:,} {unit}, "
-            f"{span.chars:,} chars, ~{_tokens(span.chars):,} tokens). {_hint(span, kind)}]"
+            f"[shapeclip: {_place(span)} omitted from this {what}output ({lines}, {chars}, "
+            f"~{_tokens(span.chars)}). {_hint(span, kind, way_back)}]"
         )
     if tier == "compact":
-        return (
-            f"[shapeclip: {_line_range(span, True)} of {span.total_lines:,} omitted, ~{_tokens(span.chars):,} tokens]"
-        )
+        show = "" if way_back is None else f"; shapeclip show {way_back[0]} --lines {span.first}:{span.last}"
+        return f"[shapeclip: {_line_range(span, True)} of {span.total_lines:,} omitted, ~{_tokens(span.chars)}{show}]"
     if tier == "terse":
         return f"[{_line_range(span, False)} omitted]"
     return "\u2026"
+
+
+def _head_and_reset(text: str, room: int, tail_room: int) -> tuple[str, bool, int]:
+    """The head within `room`, whether it leaves a colour on, and the tail's room after paying
+    for the reset before the marker (from the tail's room, then from the head's)."""
+    head = text[: _cut_head(text, room)]
+    if not sgr_open(head):
+        return head, False, tail_room
+    from_tail = min(len(SGR_RESET), tail_room)
+    if from_tail == len(SGR_RESET):
+        return head, True, tail_room - from_tail
+    head = text[: _cut_head(text, max(0, room - (len(SGR_RESET) - from_tail)))]
+    return head, sgr_open(head), 0
 
 
 def _cut_head(text: str, room: int) -> int:
@@ -130,7 +159,7 @@ def _cut_head(text: str, room: int) -> int:
         return nl + 1
     if room > 0 and text[room : room + 1] == "\n":
         return room + 1
-    return room
+    return cut_before(text, room)
 
 
 def _cut_tail(text: str, room: int) -> int:
@@ -140,7 +169,7 @@ def _cut_tail(text: str, room: int) -> int:
     nl = text.find("\n", at - 1)
     if nl >= 0 and len(text) - (nl + 1) >= room - room // 4:
         return nl + 1
-    return at
+    return cut_after(text, at)
 
 
 class Clipper:
@@ -189,36 +218,41 @@ class Clipper:
         while self._tail_len - len(self._tail[0]) >= keep:
             self._tail_len -= len(self._tail.popleft())
 
-    def finish(self) -> ClipResult:
+    def finish(self, way_back: WayBack | None = None) -> ClipResult:
+        """The clip; `way_back` (a stored copy's ID and path) makes its marker point there."""
         self._take(self._decoder.decode(b"", True))
         lines = self._newlines + (1 if self._ends_open else 0)
         head = "".join(self._head)
         if self._chars <= self._budget:
             return ClipResult(head, self._chars, lines, None)
-        return self._plan("".join(self._tail), head, lines)
+        # The deque may hold more than the last `budget + 1` characters, depending on how the
+        # input was fed; a cut looks at no more, so that a stream cuts where one call does.
+        return self._plan("".join(self._tail)[-(self._budget + 1) :], head, lines, way_back)
 
-    def _plan(self, tail_text: str, head_text: str, lines: int) -> ClipResult:
+    def _plan(self, tail_text: str, head_text: str, lines: int, way_back: WayBack | None) -> ClipResult:
         budget = self._budget
         widest = Span.widest(lines, self._chars)
 
         def worst(tier: str) -> int:
-            return len(render_marker(tier, widest, self._kind, self._label)) + _MARKER_SEPARATORS
+            return len(render_marker(tier, widest, self._kind, self._label, way_back)) + _MARKER_SEPARATORS
 
         tier = next(t for t in _TIERS if worst(t) <= budget // 2 or t == "bare")
         room = max(0, budget - worst(tier))
         head_weight, tail_weight = self._weights
         head_room = room * head_weight // (head_weight + tail_weight)
-        head = head_text[: _cut_head(head_text, head_room)]
-        tail_start = _cut_tail(tail_text, room - head_room)
+        head, reset, tail_room = _head_and_reset(head_text, head_room, room - head_room)
+        tail_start = _cut_tail(tail_text, tail_room)
         tail = tail_text[tail_start:]
         span = self._span(head, tail_text, tail_start, lines)
 
-        marker = render_marker(tier, span, self._kind, self._label)
+        marker = render_marker(tier, span, self._kind, self._label, way_back)
         if head and not head.endswith("\n"):
             marker = "\n" + marker
+        if reset:
+            marker = SGR_RESET + marker
         if tail:
             marker += "\n"
-        return ClipResult(head + marker + tail, self._chars, lines, span)
+        return ClipResult(disarm(head) + marker + disarm(tail), self._chars, lines, span)
 
     def _span(self, head: str, tail_text: str, tail_start: int, lines: int) -> Span:
         tail = tail_text[tail_start:]

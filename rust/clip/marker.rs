@@ -6,7 +6,7 @@
 //! budgets get shorter tiers of the same statement; the smallest is a bare ellipsis.
 
 use crate::profile::{Profile, ToolKind};
-use crate::text::{thousands, tokens_for_chars};
+use crate::text::{plural, thousands, tokens_for_chars};
 
 /// What a clip omitted. Lines are 1-based; a line cut in two counts as omitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,26 +61,35 @@ pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
             } else {
                 format!("{} ", profile.tool)
             };
-            let n = span.lines;
             format!(
-                "[shapeclip: {} omitted from this {what}output ({} {}, {} chars, ~{} tokens). {}]",
+                "[shapeclip: {} omitted from this {what}output ({}, {}, ~{}). {}]",
                 place(span),
-                thousands(n),
-                if n == 1 { "line" } else { "lines" },
-                thousands(span.chars),
-                thousands(tokens_for_chars(span.chars)),
-                hint(span, profile.kind),
+                plural(span.lines, "line", "lines"),
+                plural(span.chars, "char", "chars"),
+                tokens(span.chars),
+                hint(span, profile),
             )
         }
         Tier::Compact => format!(
-            "[shapeclip: {} of {} omitted, ~{} tokens]",
+            "[shapeclip: {} of {} omitted, ~{}{}]",
             line_range(span, true),
             thousands(span.total_lines),
-            thousands(tokens_for_chars(span.chars)),
+            tokens(span.chars),
+            profile
+                .way_back
+                .as_ref()
+                .map_or(String::new(), |way| format!(
+                    "; {}",
+                    way.show_lines(span.first, span.last)
+                )),
         ),
         Tier::Terse => format!("[{} omitted]", line_range(span, false)),
         Tier::Bare => "\u{2026}".to_owned(),
     }
+}
+
+fn tokens(chars: u64) -> String {
+    plural(tokens_for_chars(chars), "token", "tokens")
 }
 
 fn line_range(span: &Span, grouped: bool) -> String {
@@ -99,29 +108,34 @@ fn place(span: &Span) -> String {
         line_range(span, true),
         thousands(span.total_lines)
     );
-    let (a, b) = (thousands(span.first_shown), thousands(span.last_shown));
+    let a = plural(span.first_shown, "char", "chars");
+    let b = plural(span.last_shown, "char", "chars");
     if span.first == span.last {
         return match (span.first_shown, span.last_shown) {
             (0, 0) => range,
-            (_, 0) => format!("{range} after its first {a} chars"),
-            (0, _) => format!("{range} except its last {b} chars"),
-            _ => format!("{range} except its first {a} and last {b} chars"),
+            (_, 0) => format!("{range} after its first {a}"),
+            (0, _) => format!("{range} except its last {b}"),
+            _ => format!(
+                "{range} except its first {} and last {b}",
+                thousands(span.first_shown)
+            ),
         };
     }
     let (f, l) = (thousands(span.first), thousands(span.last));
     match (span.first_shown, span.last_shown) {
         (0, 0) => range,
-        (_, 0) => format!("{range} (line {f} after its first {a} chars)"),
-        (0, _) => format!("{range} (line {l} except its last {b} chars)"),
-        _ => format!(
-            "{range} (line {f} after its first {a} chars; line {l} except its last {b} chars)"
-        ),
+        (_, 0) => format!("{range} (line {f} after its first {a})"),
+        (0, _) => format!("{range} (line {l} except its last {b})"),
+        _ => format!("{range} (line {f} after its first {a}; line {l} except its last {b})"),
     }
 }
 
-fn hint(span: &Span, kind: ToolKind) -> String {
+fn hint(span: &Span, profile: &Profile) -> String {
     let (a, b) = (span.first, span.last);
-    match kind {
+    if let Some(way) = &profile.way_back {
+        return format!("To see them, {}.", way.lines_hint(a, b, span.lines));
+    }
+    match profile.kind {
         ToolKind::Shell => format!(
             "To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
         ),
@@ -182,6 +196,32 @@ mod tests {
     }
 
     #[test]
+    fn a_stored_copy_is_the_way_back() {
+        let mut p = profile("search");
+        p.way_back = Some(crate::way_back::WayBack {
+            id: "3f9a2c1b7d04".into(),
+            path: "/s/3f9a2c1b7d04.out".into(),
+        });
+        let span = Span {
+            first: 5,
+            last: 7,
+            lines: 3,
+            chars: 120,
+            first_shown: 0,
+            last_shown: 0,
+            ..Span::widest(10, 200)
+        };
+        assert!(render(Tier::Full, &span, &p).ends_with(
+            "To see them, run shapeclip show 3f9a2c1b7d04 --lines 5:7, or read \
+             /s/3f9a2c1b7d04.out with offset 5 and limit 3.]"
+        ));
+        assert_eq!(
+            render(Tier::Compact, &span, &p),
+            "[shapeclip: lines 5-7 of 10 omitted, ~30 tokens; shapeclip show 3f9a2c1b7d04 --lines 5:7]"
+        );
+    }
+
+    #[test]
     fn partial_lines_are_described() {
         let span = Span {
             first: 1,
@@ -195,6 +235,38 @@ mod tests {
         assert!(render(Tier::Full, &span, &profile("other")).starts_with(
             "[shapeclip: line 1 of 1 except its first 3,000 and last 2,000 chars omitted from this bash output (1 line,"
         ));
+    }
+
+    #[test]
+    fn counts_of_one_are_singular() {
+        let span = Span {
+            first: 3,
+            last: 3,
+            total_lines: 9,
+            first_shown: 1,
+            last_shown: 0,
+            chars: 1,
+            lines: 1,
+        };
+        let full = render(Tier::Full, &span, &profile("shell"));
+        assert!(
+            full.starts_with(
+                "[shapeclip: line 3 of 9 after its first 1 char omitted from this bash output (1 line, 1 char, ~1 token)."
+            ),
+            "{full}"
+        );
+        let ends = Span {
+            first: 3,
+            last: 4,
+            last_shown: 1,
+            lines: 2,
+            ..span
+        };
+        assert!(
+            render(Tier::Full, &ends, &profile("shell"))
+                .contains("(line 3 after its first 1 char; line 4 except its last 1 char) omitted")
+        );
+        assert!(render(Tier::Compact, &span, &profile("shell")).ends_with("~1 token]"));
     }
 
     #[test]

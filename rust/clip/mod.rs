@@ -4,11 +4,13 @@
 //! The budget pays first for the marker (sized for the widest numbers this input could need),
 //! and the rest is split between head and tail by the tool's profile. Each side is cut at a
 //! line boundary when one is near (wasting at most a quarter of that side's share), and inside
-//! the line otherwise, so a single 50 MB line is still cut, at a character boundary.
+//! the line otherwise, so a single 50 MB line is still cut, between two characters as a reader
+//! sees them (see [`crate::cut`]). A colour the head leaves on is turned off before the marker.
 
 pub mod marker;
 pub mod window;
 
+use crate::cut::{SGR_RESET, cut_after, cut_before, sgr_open};
 use crate::engine::sink::Totals;
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::profile::Profile;
@@ -33,18 +35,24 @@ pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) ->
     let room = budget.saturating_sub(worst(tier));
     let total_weight = profile.head_weight + profile.tail_weight;
     let head_room = room * profile.head_weight / total_weight;
-    let tail_room = room - head_room;
+    let mut tail_room = room - head_room;
 
-    let head = &window.head[..cut_head(&window.head, head_room)];
-    let tail_start = cut_tail(&window.tail, tail_room);
-    let tail = &window.tail[tail_start..];
-    let span = omitted_span(head, &window.tail, tail_start, totals);
+    let (head, reset) = head_and_reset(&window.head, head_room, &mut tail_room);
+    // The window may hold more than the last `budget + 1` characters, more or fewer depending
+    // on how the input was fed; a cut looks at no more, so that a stream cuts where one call does.
+    let tail_text = &window.tail[byte_at_char_from_end(&window.tail, budget + 1)..];
+    let tail_start = cut_tail(tail_text, tail_room);
+    let tail = &tail_text[tail_start..];
+    let span = omitted_span(head, tail_text, tail_start, totals);
 
     let mut pieces = Vec::with_capacity(3);
     let mut marker_line = marker::render(tier, &span, profile);
     if !head.is_empty() {
         if !head.ends_with('\n') {
             marker_line.insert(0, '\n');
+        }
+        if reset {
+            marker_line.insert_str(0, SGR_RESET);
         }
         pieces.push(Piece::Kept(head.to_owned()));
     }
@@ -66,6 +74,24 @@ pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) ->
     }
 }
 
+/// The head to show from `text` within `room` characters, and whether it leaves a colour on.
+/// The reset that turns the colour off before the marker is paid from the tail's room, then
+/// from the head's.
+fn head_and_reset<'t>(text: &'t str, room: u64, tail_room: &mut u64) -> (&'t str, bool) {
+    let head = &text[..cut_head(text, room)];
+    if !sgr_open(head) {
+        return (head, false);
+    }
+    let reset = char_count(SGR_RESET);
+    let from_tail = reset.min(*tail_room);
+    *tail_room -= from_tail;
+    if from_tail == reset {
+        return (head, true);
+    }
+    let head = &text[..cut_head(text, room.saturating_sub(reset - from_tail))];
+    (head, sgr_open(head))
+}
+
 /// Byte length of the head to show from `text` within `room` characters.
 fn cut_head(text: &str, room: u64) -> usize {
     let at = byte_at_char(text, room);
@@ -74,7 +100,7 @@ fn cut_head(text: &str, room: u64) -> usize {
         // The line's own newline takes the place of the separator the marker would need, so
         // the whole line shows at no extra cost and no one mistakes it for a cut one.
         _ if room > 0 && text.as_bytes().get(at) == Some(&b'\n') => at + 1,
-        _ => at,
+        _ => cut_before(text, at),
     }
 }
 
@@ -87,7 +113,7 @@ fn cut_tail(text: &str, room: u64) -> usize {
     // The window holds one character more than any tail, so `at` is never 0 here.
     match memchr::memchr(b'\n', &text.as_bytes()[at - 1..]) {
         Some(i) if char_count(&text[at + i..]) >= room - room / 4 => at + i,
-        _ => at,
+        _ => cut_after(text, at),
     }
 }
 

@@ -29,8 +29,9 @@ impl Window {
         }
     }
 
-    /// The last `budget + 1` characters (all of them for a shorter input): what `tail` holds
-    /// however the input came in blocks, so all that a plan may read of it.
+    /// The last `budget + 1` characters (all of them for a shorter input): what the tail holds
+    /// however the input was fed, so a plan that reads no further back is the same for a
+    /// stream as for one call.
     #[must_use]
     pub fn last_chars(&self) -> &str {
         &self.tail[byte_at_char_from_end(&self.tail, self.budget + 1)..]

@@ -15,7 +15,7 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
-use super::reader::{Prepared, prepare};
+use super::prepare::{Prepared, prepare};
 use super::sink::Lookahead;
 
 /// Blocks that may be claimed past the next one the sink is to read.

@@ -6,6 +6,7 @@
 //! State between chunks is bounded by the budget and fixed caps, never by the input's size.
 
 mod ahead;
+mod prepare;
 pub mod reader;
 pub mod sink;
 
@@ -18,6 +19,7 @@ use crate::plan::{Piece, Plan, Shape};
 use crate::profile::{Profile, ToolKind};
 use crate::search::{self, SearchPlanner};
 use crate::text::char_count;
+use crate::way_back::WayBack;
 use reader::LineReader;
 use sink::{Block, Found, Sink, Totals};
 
@@ -130,6 +132,12 @@ impl Engine {
 
     pub fn feed_bytes(&mut self, chunk: &[u8]) {
         self.reader.feed_bytes(chunk, &mut self.planners);
+    }
+
+    /// Makes the markers point into a stored copy of the whole output. Only planning reads
+    /// it, so it may come last, once the stream has ended and its copy is stored.
+    pub fn set_way_back(&mut self, way_back: WayBack) {
+        self.profile.way_back = Some(way_back);
     }
 
     /// Plans and renders. The rendered plan is at most `budget` characters; an input that fits

@@ -10,13 +10,11 @@
 //!
 //! Each block is first prepared (decoded, counted, looked at by the sink's look-ahead), work
 //! that needs no other block; for a chunk of two blocks or more, a second core helps with that
-//! (see [`super::ahead`]) while the sink reads the blocks in order.
-
-use std::borrow::Cow;
+//! (see [`super::prepare`] and [`super::ahead`]) while the sink reads the blocks in order.
 
 use super::ahead::read_prepared;
-use super::sink::{Block, Found, Lookahead, Sink, Totals};
-use crate::text::count_chars_and_newlines;
+use super::prepare::{Prepared, prepare};
+use super::sink::{Block, Found, Sink, Totals};
 
 /// Bytes of one unfinished line the reader holds before passing it on in pieces.
 pub const LINE_PIECE_CAP: usize = 1 << 20;
@@ -106,7 +104,7 @@ impl LineReader {
     /// block after the reader has counted it, and a block that is still in cache costs no
     /// second trip to memory. A line longer than that is one block of its own.
     ///
-    /// From [`AHEAD_MIN_BYTES`] on, the blocks are prepared on two cores (see [`super::ahead`]):
+    /// From [`AHEAD_MIN_BYTES`] on, the blocks are prepared on two cores (see [`super::prepare`] and [`super::ahead`]):
     /// the sink gets the same blocks in the same order, sooner.
     fn emit_lines<S: Sink>(&mut self, lines: &[u8], valid: bool, sink: &mut S) {
         let look = sink.lookahead();
@@ -151,41 +149,6 @@ impl LineReader {
         self.next_char += prepared.chars;
         self.newlines += prepared.newlines;
         self.mid_line = !text.ends_with('\n');
-    }
-}
-
-/// A block with everything about it that needs no earlier block: its text decoded, its counts,
-/// and what the sink's look-ahead found in it.
-pub(super) struct Prepared<'a, F> {
-    pub(super) text: Cow<'a, str>,
-    pub(super) chars: u64,
-    pub(super) newlines: u64,
-    pub(super) found: F,
-}
-
-/// Prepares one block of `bytes` (known to be UTF-8 when `valid`) for a sink whose
-/// look-ahead is `look`.
-pub(super) fn prepare<'a, L: Lookahead>(
-    bytes: &'a [u8],
-    valid: bool,
-    look: &L,
-) -> Prepared<'a, L::Found> {
-    let text: Cow<'a, str> = if valid {
-        // SAFETY: `bytes` is a slice of a `&str` cut at '\n' bytes or by
-        // `sequence_safe_cut`, so it starts and ends on character boundaries.
-        Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) })
-    } else {
-        String::from_utf8_lossy(bytes)
-    };
-    // The look goes first: its scan does enough work per byte to hide the trip to memory,
-    // and the counting after it, which does not, then reads the block from cache.
-    let found = look.look(&text);
-    let (chars, newlines) = count_chars_and_newlines(text.as_bytes());
-    Prepared {
-        text,
-        chars,
-        newlines,
-        found,
     }
 }
 

@@ -308,8 +308,10 @@ impl Flood {
         assert_eq!(number(y), total_matches, "{marker}");
         let said = marker
             .split_once("; ")
-            .filter(|_| marker.ends_with(" files]"))
-            .map(|(_, f)| f.trim_end_matches(" files]"))
+            .and_then(|(_, f)| {
+                f.strip_suffix(" files]")
+                    .or_else(|| f.strip_suffix(" file]"))
+            })
             .or_else(|| {
                 marker
                     .split_once("All ")

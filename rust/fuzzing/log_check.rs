@@ -11,10 +11,11 @@ use super::check::number;
 use super::program::Settings;
 use crate::engine::Outcome;
 use crate::engine::reader::LINE_PIECE_CAP;
-use crate::log::classify::{Class, classify};
+use crate::log::class::Class;
+use crate::log::classify::classify;
 use crate::log::noise::clean;
-use crate::plan::{LineRange, Piece};
-use crate::text::{byte_at_char, char_count, thousands};
+use crate::plan::{LineRange, Piece, more_chars_note};
+use crate::text::{byte_at_char, char_count};
 
 /// The input, split into lines, and what the walk has accounted for so far.
 struct Walk<'a> {
@@ -46,9 +47,14 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
     };
     let pieces = &out.plan.pieces;
     let mut closing = None;
-    for (i, piece) in pieces.iter().enumerate() {
+    let mut pieces_left = pieces.iter().enumerate().peekable();
+    while let Some((i, piece)) = pieces_left.next() {
         match piece {
-            Piece::Kept(line) => walk.kept(line),
+            // What shapeclip says of a kept line (its length, a run) is a marker after it.
+            Piece::Kept(line) => match pieces_left.next_if(|(_, p)| is_line_note(p)) {
+                Some((_, Piece::Marker(note))) => walk.kept(&format!("{line}{note}")),
+                _ => walk.kept(line),
+            },
             Piece::Marker(m) if m.trim_start_matches('\n').starts_with("[shapeclip: ") => {
                 assert_eq!(i + 1, pieces.len(), "the closing marker is not last: {m}");
                 closing = Some(m.as_str());
@@ -153,7 +159,7 @@ impl<'a> Walk<'a> {
         let mut rest = &body[shown.len()..];
         if piece_shown.is_some() || shown.len() < cleaned.len() {
             let more = char_count(raw) - char_count(shown);
-            let label = format!(" [shapeclip: {} more chars of this line]", thousands(more));
+            let label = more_chars_note(more);
             rest = rest
                 .strip_prefix(label.as_str())
                 .unwrap_or_else(|| panic!("line {no} lacks {label:?}: {rest:?}"));
@@ -244,6 +250,12 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// A note on the kept line before it: it begins with a space, where markers of their own
+/// begin a line.
+fn is_line_note(piece: &Piece) -> bool {
+    matches!(piece, Piece::Marker(m) if m.starts_with(" [shapeclip: "))
+}
+
 /// The shown start of a line that came in pieces: what comes before its length label, if any.
 fn long_line_shown<'b>(body: &'b str, raw: &str) -> Option<&'b str> {
     let total = char_count(raw);
@@ -252,8 +264,7 @@ fn long_line_shown<'b>(body: &'b str, raw: &str) -> Option<&'b str> {
         .find(|shown| {
             let more = total.checked_sub(char_count(shown));
             more.is_some_and(|more| {
-                let label = format!(" [shapeclip: {} more chars of this line]", thousands(more));
-                body[shown.len()..].starts_with(&label)
+                body[shown.len()..].starts_with(&more_chars_note(more))
             })
         })
 }

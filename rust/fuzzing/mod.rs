@@ -18,7 +18,8 @@ mod program;
 
 use crate::engine::sink::Lookahead;
 use crate::engine::{Engine, Outcome};
-use crate::log::classify::{Class, Prefilter, classify};
+use crate::log::class::Class;
+use crate::log::classify::{Prefilter, classify};
 use crate::profile::Profile;
 use program::{Choices, Settings};
 

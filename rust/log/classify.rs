@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
+use super::class::Class;
 use super::evidence::Evidence;
 use super::frame;
 use super::keyword::first_signal;
@@ -24,54 +25,6 @@ use crate::text::count_newlines;
 
 /// Bytes of a line that decide its class; the rest of a very long line is never scanned again.
 pub const CLASSIFY_PREFIX: usize = 64 * 1024;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
-    Error,
-    Warning,
-    Summary,
-    Other,
-}
-
-/// Running totals of classified lines, through some line.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
-    pub errors: u64,
-    pub warnings: u64,
-    pub summaries: u64,
-}
-
-impl Counts {
-    pub fn add(&mut self, class: Class) {
-        match class {
-            Class::Error => self.errors += 1,
-            Class::Warning => self.warnings += 1,
-            Class::Summary => self.summaries += 1,
-            Class::Other => {}
-        }
-    }
-
-    /// Counts through the line before one of class `class` whose counts these are.
-    #[must_use]
-    pub fn before(mut self, class: Class) -> Self {
-        match class {
-            Class::Error => self.errors -= 1,
-            Class::Warning => self.warnings -= 1,
-            Class::Summary => self.summaries -= 1,
-            Class::Other => {}
-        }
-        self
-    }
-
-    #[must_use]
-    pub fn minus(self, earlier: Counts) -> Counts {
-        Counts {
-            errors: self.errors - earlier.errors,
-            warnings: self.warnings - earlier.warnings,
-            summaries: self.summaries - earlier.summaries,
-        }
-    }
-}
 
 /// Literals at least one of which every non-`Other` line contains (with a `'\n'` before the
 /// line). Keywords come in the three casings `classify` accepts.
@@ -153,6 +106,9 @@ const FORM_PATTERNS: &[&str] = &[
     "ermission denied",
     "egmentation fault",
     "Killed",
+    "imed out",
+    "aborted!",
+    "Aborted (core dumped)",
 ];
 
 /// The block-wide scan that finds candidate lines.

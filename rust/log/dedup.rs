@@ -247,7 +247,7 @@ fn starts_unicode_space(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::classify::{Class, Counts};
+    use crate::log::class::{Class, Counts};
 
     /// `template_of` one character at a time: the plain statement of what it does.
     fn template_of_naive(key: &str) -> String {

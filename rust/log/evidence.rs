@@ -18,7 +18,8 @@ enum Kind {
     Level,
     /// ` but `, `, got `: the second half of `Expected X, but got Y`.
     Got,
-    /// `command not found`, `Permission denied`, `Segmentation fault`, `Killed`.
+    /// `command not found`, `Permission denied`, `Segmentation fault`, `Killed`, `timed out`,
+    /// `rake aborted!`.
     Phrase,
 }
 
@@ -40,6 +41,9 @@ const NEEDLES: &[(&str, Kind)] = &[
     ("ermission denied", Kind::Phrase),
     ("egmentation fault", Kind::Phrase),
     ("Killed", Kind::Phrase),
+    ("imed out", Kind::Phrase),
+    ("aborted!", Kind::Phrase),
+    ("Aborted (core dumped)", Kind::Phrase),
 ];
 
 /// How far into a line a logger's level may stand.
@@ -196,6 +200,9 @@ mod tests {
             "sh: 1: jest: not found",
             "Segmentation fault (core dumped)",
             "Killed",
+            "Tests timed out",
+            "rake aborted!",
+            "Aborted (core dumped)",
         ] {
             assert!(Evidence::of(t).failure_phrase(), "{t}");
         }

@@ -6,7 +6,7 @@
 //! such word decides the line's class. Lines reach this check only after the block-wide
 //! prefilter hit them, so it is one short walk over a line of a few dozen bytes.
 
-use super::classify::Class;
+use super::class::Class;
 
 /// Keywords and the class they signal. Longer forms are listed so that a match can demand a
 /// word boundary after it.

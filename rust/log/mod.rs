@@ -11,6 +11,7 @@
 //! clip's window and selects under the budget (see `select`); it declines, and the clip runs,
 //! when the output shows no error and fewer than two summary lines.
 
+pub mod class;
 pub mod classify;
 pub mod dedup;
 mod evidence;
@@ -26,12 +27,14 @@ pub mod trace;
 
 use std::collections::VecDeque;
 
-use classify::{Candidate, Class, Counts, Prefilter, Shown, classify};
+use class::{Class, Counts};
+use classify::{Candidate, Prefilter, Shown, classify};
 use dedup::Dedup;
 use store::{BlockStore, ErrorBlock, Kept, Summaries};
 use trace::{Step, Trace};
 
 use crate::clip::window::Window;
+use crate::cut::cut_before;
 use crate::engine::sink::{Block, Sink, Totals};
 use crate::plan::Plan;
 use crate::profile::Profile;
@@ -474,7 +477,7 @@ fn keep_line(raw: &str, no: u64, class: Class, nl: bool, cum: Counts, line_keep:
 
 /// [`keep_line`] of a line already read.
 fn keep_shown(line: &Shown, no: u64, class: Class, nl: bool, cum: Counts, line_keep: u64) -> Kept {
-    let cut = byte_at_char(&line.text, line_keep);
+    let cut = cut_before(&line.text, byte_at_char(&line.text, line_keep));
     Kept {
         no,
         class,

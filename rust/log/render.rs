@@ -10,10 +10,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::classify::Counts;
+use super::class::Counts;
 use super::store::Kept;
-use crate::plan::{LineRange, Piece};
-use crate::text::{char_count, thousands};
+use crate::plan::{LineRange, Piece, more_chars_note};
+use crate::text::{char_count, plural, thousands, tokens_for_chars};
+use crate::way_back::WayBack;
 
 /// How much a marker says; small budgets get the short form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,13 +72,12 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
             folded,
         } => {
             shown_chars += folded;
-            let mut text = line.text.clone();
+            // The line is the input's text; what shapeclip says of it is a marker.
+            let mut notes = String::new();
             if line.truncated {
-                let _ = write!(
-                    text,
-                    " [shapeclip: {} more chars of this line]",
-                    thousands(line.chars.saturating_sub(char_count(&line.text)))
-                );
+                notes.push_str(&more_chars_note(
+                    line.chars.saturating_sub(char_count(&line.text)),
+                ));
                 omitted.push(LineRange {
                     first: line.no,
                     last: line.no,
@@ -87,14 +87,21 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
                 shown_chars += line.chars;
             }
             if repeats > 1 {
-                let _ = write!(text, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
+                let _ = write!(notes, " [shapeclip: \u{d7}{} in a row]", thousands(repeats));
             }
-            text.push_str(note);
+            notes.push_str(note);
             shown_chars += u64::from(line.nl);
-            if last.nl || last.no < total_lines {
-                text.push('\n');
+            let end = if last.nl || last.no < total_lines {
+                "\n"
+            } else {
+                ""
+            };
+            if notes.is_empty() {
+                pieces.push(Piece::Kept(format!("{}{end}", line.text)));
+            } else {
+                pieces.push(Piece::Kept(line.text.clone()));
+                pieces.push(Piece::Marker(notes + end));
             }
-            pieces.push(Piece::Kept(text));
         }
     });
     Layout {
@@ -224,9 +231,9 @@ pub fn measure(shown: &Shown, total_lines: u64, totals: Counts) -> u64 {
     chars
 }
 
-/// Characters of `" [shapeclip: N more chars of this line]"`.
+/// Characters of `" [shapeclip: N more chars of this line]"` (`char` for one).
 pub(super) fn truncation_note_len(more: u64) -> u64 {
-    38 + digits(more)
+    38 + digits(more) - u64::from(more == 1)
 }
 
 /// Characters of `" [shapeclip: ×N in a row]"`.
@@ -337,6 +344,8 @@ pub struct Omitted<'a> {
     pub example: LineRange,
     /// The tool's name, as in "this bash output".
     pub tool: &'a str,
+    /// A stored copy of the output, which the marker then points into.
+    pub way_back: Option<&'a WayBack>,
 }
 
 /// The closing marker: once, the whole statement of what was omitted and how to see it, and
@@ -389,29 +398,44 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
             "lines"
         }
     );
-    let grep = if what.is_empty() {
-        ""
-    } else {
-        ", or through grep -n -i -E 'error|fail|warn' for every error and warning"
+    let (way, grep, some) = match omitted.way_back {
+        None => (
+            format!("run the command again piped through sed -n '{a},{b}p'"),
+            ", or through grep -n -i -E 'error|fail|warn' for every error and warning".to_owned(),
+            format!("sed -n '{a},{b}p'"),
+        ),
+        Some(stored) => (
+            stored.lines_hint(a, b, omitted.example.len()),
+            format!(
+                ", or {} for every error and warning",
+                stored.show_grep("(?i)error|fail|warn")
+            ),
+            stored.show_lines(a, b),
+        ),
     };
+    let grep = if what.is_empty() { "" } else { &grep };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: {lines} omitted from this {} output (~{} tokens){left_out}. To see lines {}-{}, run the command again piped through sed -n '{a},{b}p'{grep}.]\n",
+            "[shapeclip: {lines} omitted from this {} output (~{}){left_out}. To see lines {}-{}, {way}{grep}.]\n",
             omitted.tool,
-            thousands(omitted.chars.div_ceil(4)),
+            plural(tokens_for_chars(omitted.chars), "token", "tokens"),
             thousands(a),
             thousands(b),
         ),
-        Tier::Short => {
-            format!("[shapeclip: {lines} omitted{left_out}; sed -n '{a},{b}p' shows some]\n")
-        }
+        Tier::Short => format!("[shapeclip: {lines} omitted{left_out}; {some} shows some]\n"),
     }
 }
 
 /// The widest closing marker an input of `total_lines` lines and `total_chars` characters
 /// can need.
 #[must_use]
-pub fn widest_closing(total_lines: u64, total_chars: u64, tool: &str, tier: Tier) -> u64 {
+pub fn widest_closing(
+    total_lines: u64,
+    total_chars: u64,
+    tool: &str,
+    way_back: Option<&WayBack>,
+    tier: Tier,
+) -> u64 {
     let big = total_lines.max(10);
     let left = LeftOut {
         blocks: big,
@@ -425,11 +449,13 @@ pub fn widest_closing(total_lines: u64, total_chars: u64, tool: &str, tier: Tier
         lines: big,
         total_lines: big,
         chars: total_chars.max(40),
+        // A stored copy's hint also prints the example's length, as wide as `big` at most.
         example: LineRange {
             first: big,
-            last: big,
+            last: if way_back.is_some() { 2 * big } else { big },
         },
         tool,
+        way_back,
     };
     char_count(&closing(&omitted, &left, tier))
 }
@@ -482,6 +508,14 @@ mod tests {
     }
 
     #[test]
+    fn truncation_note_len_is_its_length() {
+        for more in [1, 2, 9, 10, 999, 1000, 1_234_567] {
+            let note = more_chars_note(more);
+            assert_eq!(truncation_note_len(more), char_count(&note), "{note}");
+        }
+    }
+
+    #[test]
     fn widest_gap_bounds_every_gap() {
         for total in [1, 9, 10, 999, 1000, 123_456, 10_000_000] {
             for (first, last) in [(1, total), (total, total), (1, 1), (total / 2 + 1, total)] {
@@ -521,9 +555,20 @@ mod tests {
                         last: total,
                     },
                     tool: "bash",
+                    way_back: None,
                 };
                 let real = char_count(&closing(&omitted, &left, tier));
-                assert!(real <= widest_closing(total, chars, "bash", tier));
+                assert!(real <= widest_closing(total, chars, "bash", None, tier));
+                let way = WayBack {
+                    id: "0123456789ab".into(),
+                    path: "/s/0123456789ab.out".into(),
+                };
+                let stored = Omitted {
+                    way_back: Some(&way),
+                    ..omitted
+                };
+                let real = char_count(&closing(&stored, &left, tier));
+                assert!(real <= widest_closing(total, chars, "bash", Some(&way), tier));
             }
         }
     }

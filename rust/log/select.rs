@@ -20,7 +20,8 @@
 
 use std::collections::BTreeMap;
 
-use super::classify::{Class, Counts, classify};
+use super::class::{Class, Counts};
+use super::classify::classify;
 use super::dedup::{Dedup, Template, variant_key};
 use super::keep_line;
 use super::render::{self, LeftOut, Omitted, Tier};
@@ -82,7 +83,13 @@ pub fn plan(
     } else {
         Tier::Short
     };
-    let reserve = render::widest_closing(totals.lines, totals.chars, &profile.tool, tier) + 1;
+    let reserve = render::widest_closing(
+        totals.lines,
+        totals.chars,
+        &profile.tool,
+        profile.way_back.as_ref(),
+        tier,
+    ) + 1;
     let mut sel = Selection::new(budget.checked_sub(reserve)?, totals.lines, found.counts);
     let long = std::mem::take(&mut found.long_lines);
     let fix = |k: &mut Kept| {
@@ -163,6 +170,7 @@ pub fn plan(
             chars: layout.omitted_chars,
             example,
             tool: &profile.tool,
+            way_back: profile.way_back.as_ref(),
         };
         let mut closing = render::closing(&omitted, &left, tier);
         // A last line without '\n' must not run into the marker (the reserve has room for it).

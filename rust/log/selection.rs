@@ -6,7 +6,7 @@
 //! measuring. A run of candidates in priority order (the tail going back, say) is taken by
 //! a binary search over how many of them fit.
 
-use super::classify::Counts;
+use super::class::Counts;
 use super::render::{self, Shown};
 use super::store::Kept;
 use crate::text::char_count;

@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use super::classify::{Class, Counts};
+use super::class::{Class, Counts};
 
 /// One input line the plan may show.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! Most lines that reach these checks are not summaries, so each rule starts with a cheap
 //! test that rejects them (a first byte, a branch-free byte scan) before it reads words.
 
-use super::classify::Class;
+use super::class::Class;
 use super::keyword::first_signal;
 
 /// Runner and build-tool closing lines. `line` is the line before escapes are removed.

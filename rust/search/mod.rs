@@ -14,13 +14,13 @@ mod rollup;
 pub mod table;
 
 use crate::engine::sink::{Block, Sink};
-use crate::text::{byte_at_char, char_count};
+use crate::text::char_count;
 use line::{
     Previous, RowParse, continued_reading, is_diagnostic, is_diagnostic_after_number,
     looks_like_heading, parse_bare_row, parse_path_row,
 };
 use path::Choice;
-use table::{FileTable, Other, ROW_CHARS_SHOWN, Row, SPILLED};
+use table::{FileTable, Other, Row, SPILLED, shown_part};
 
 /// Lines that must parse as search output before the planner believes it.
 pub const MIN_SEARCH_LINES: u64 = 20;
@@ -381,7 +381,7 @@ impl SearchPlanner {
         let kept = if self.fold_possible {
             line
         } else {
-            &line[..byte_at_char(line, ROW_CHARS_SHOWN)]
+            shown_part(line)
         };
         let other = Other {
             text: kept.to_owned(),

@@ -14,10 +14,14 @@
 
 use super::SearchPlanner;
 use super::rollup::{file_line, roll_up};
-use super::table::{FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row};
+use super::table::{
+    FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row, shown_part,
+};
+use crate::cut::{SGR_RESET, sgr_open};
 use crate::engine::sink::Totals;
-use crate::plan::{Piece, Plan, Shape, gaps};
-use crate::text::{byte_at_char, char_count, thousands};
+use crate::lookalike::disarm;
+use crate::plan::{Piece, Plan, Shape, gaps, more_chars_note};
+use crate::text::{char_count, plural, thousands};
 
 /// The output under construction, with its length in characters.
 #[derive(Debug, Default)]
@@ -48,16 +52,33 @@ impl Out {
         }
     }
 
+    /// A line of the listing: shapeclip's words around paths of the input, which may look
+    /// like its markers (see [`crate::lookalike`]); its own words never do.
+    fn listing(&mut self, line: &str) {
+        self.marker(&disarm(line));
+    }
+
+    /// Input text shown as a line, or its start. A colour it leaves on is turned off, so that
+    /// it does not run into what comes next, which may be shapeclip's.
+    fn line_text(&mut self, text: &str) {
+        self.kept(text);
+        if sgr_open(text) {
+            self.marker(SGR_RESET);
+        }
+    }
+
     /// A row or other input line: whole when short, else its first characters and a label.
     fn input_line(&mut self, text: &str, chars: u64, input_line: u64, input_chars: u64) {
         if chars <= ROW_CHARS_SHOWN {
-            self.kept(text);
+            self.line_text(text);
             self.shown_lines.push(input_line);
             self.shown_chars += input_chars;
         } else {
-            self.kept(&text[..byte_at_char(text, ROW_CHARS_SHOWN)]);
-            self.marker(&cut_label(chars));
-            self.shown_chars += ROW_CHARS_SHOWN;
+            let shown = shown_part(text);
+            let shown_chars = char_count(shown);
+            self.line_text(shown);
+            self.marker(&more_chars_note(chars - shown_chars));
+            self.shown_chars += shown_chars;
         }
         self.kept("\n");
     }
@@ -82,20 +103,22 @@ impl Out {
     }
 }
 
-/// The label after the shown start of a row cut at [`ROW_CHARS_SHOWN`] characters.
-fn cut_label(chars: u64) -> String {
-    format!(
-        " [shapeclip: {} more chars of this line]",
-        thousands(chars - ROW_CHARS_SHOWN)
-    )
-}
-
-/// Characters a row or other line takes in groups, with its newline.
-fn shown_len(chars: u64) -> u64 {
+/// Characters a row or other line of `chars` characters, `text` or its start, takes in
+/// groups, with its newline.
+fn shown_len(text: &str, chars: u64) -> u64 {
+    let reset = |shown: &str| {
+        if sgr_open(shown) {
+            char_count(SGR_RESET)
+        } else {
+            0
+        }
+    };
     if chars <= ROW_CHARS_SHOWN {
-        chars + 1
+        chars + reset(text) + 1
     } else {
-        ROW_CHARS_SHOWN + char_count(&cut_label(chars)) + 1
+        let shown = shown_part(text);
+        let shown_chars = char_count(shown);
+        shown_chars + reset(shown) + char_count(&more_chars_note(chars - shown_chars)) + 1
     }
 }
 
@@ -125,7 +148,10 @@ fn common_dir(table: &FileTable) -> &str {
 }
 
 fn prefix_note(prefix: &str) -> String {
-    format!("[shapeclip: paths below are relative to {prefix}]\n")
+    format!(
+        "[shapeclip: paths below are relative to {}]\n",
+        disarm(prefix)
+    )
 }
 
 /// How the paths are printed: whole, or after a common prefix stated once.
@@ -209,7 +235,7 @@ fn fold(planner: &SearchPlanner, paths: Paths<'_>, budget: u64) -> Option<Out> {
             out.kept("\n");
         }
         while let Some(other) = others.next_if(|o| o.files_before <= i) {
-            out.kept(&other.text);
+            out.line_text(&other.text);
             out.kept("\n");
         }
         out.kept(paths.shown(file));
@@ -219,7 +245,7 @@ fn fold(planner: &SearchPlanner, paths: Paths<'_>, budget: u64) -> Option<Out> {
             if planner.context_mode && previous.is_some_and(|p| p.line_no + 1 != row.line_no) {
                 out.kept("--\n");
             }
-            out.kept(&row.text);
+            out.line_text(&row.text);
             out.kept("\n");
             previous = Some(row);
         }
@@ -228,7 +254,7 @@ fn fold(planner: &SearchPlanner, paths: Paths<'_>, budget: u64) -> Option<Out> {
         }
     }
     for other in others {
-        out.kept(&other.text);
+        out.line_text(&other.text);
         out.kept("\n");
     }
     out.marker("[shapeclip: search output grouped by file; nothing omitted]");
@@ -261,7 +287,10 @@ fn rows_len(rows: &[Row], context_mode: bool) -> u64 {
         .windows(2)
         .filter(|w| w[0].line_no + 1 != w[1].line_no)
         .count() as u64;
-    rows.iter().map(|r| shown_len(r.chars)).sum::<u64>() + if context_mode { 3 * gaps } else { 0 }
+    rows.iter()
+        .map(|r| shown_len(&r.text, r.chars))
+        .sum::<u64>()
+        + if context_mode { 3 * gaps } else { 0 }
 }
 
 fn header(path: &str, matches: u64, shown: u64) -> String {
@@ -325,7 +354,7 @@ fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -
         while let Some(o) = pending_others.next_if(|o| o.files_before <= i) {
             out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
         }
-        out.marker(&header(paths.shown(file), file.matches, shown[i] as u64));
+        out.listing(&header(paths.shown(file), file.matches, shown[i] as u64));
         let end = if shown[i] == 0 {
             0
         } else {
@@ -361,16 +390,18 @@ fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -
 /// rest than one more match row), then the first ones, in up to an eighth of what is left.
 fn pick_others<'p>(planner: &'p SearchPlanner, room: &mut u64) -> Vec<&'p Other> {
     let others = &planner.table.others;
-    let latest = others.last().filter(|o| shown_len(o.chars) <= *room / 2);
+    let latest = others
+        .last()
+        .filter(|o| shown_len(&o.text, o.chars) <= *room / 2);
     if let Some(o) = latest {
-        *room -= shown_len(o.chars);
+        *room -= shown_len(&o.text, o.chars);
     }
     let mut left = *room / 8;
     let earlier = &others[..others.len().saturating_sub(1)];
     let n = earlier
         .iter()
         .take_while(|o| {
-            let len = shown_len(o.chars);
+            let len = shown_len(&o.text, o.chars);
             let fits = len <= left;
             if fits {
                 left -= len;
@@ -403,7 +434,7 @@ fn rolled(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) ->
         out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
     }
     for line in &listing.lines {
-        out.marker(line);
+        out.listing(line);
     }
     for o in after {
         out.input_line(&o.text, o.chars, o.input_line, o.input_chars);
@@ -503,32 +534,49 @@ fn widest_marker(planner: &SearchPlanner, tier: Tier) -> u64 {
 fn marker(tier: Tier, facts: &Facts) -> String {
     let omitted = facts.total_matches - facts.shown_matches;
     let lines = |n: u64| if n == 1 { "line" } else { "lines" };
+    // Each singular wording is no longer than its plural, so `widest_marker` bounds it.
+    let one_or = |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     if tier == Tier::Compact {
         return format!(
-            "[shapeclip: {} of {} matched {} omitted; {} files]",
+            "[shapeclip: {} of {} matched {} omitted; {}]",
             thousands(omitted),
             thousands(facts.total_matches),
             lines(facts.total_matches),
-            thousands(facts.files),
+            plural(facts.files, "file", "files"),
         );
     }
     let listing = match facts.listing {
-        Listing::Grouped { with_rows } => format!(
-            "All {} files are listed with exact match counts; {} show their first matches (up to {MAX_MATCHES_SHOWN} each).",
-            thousands(facts.files),
-            thousands(with_rows),
-        ),
+        Listing::Grouped { with_rows } => {
+            let files = if facts.files == 1 {
+                "1 file is listed with its exact match count".to_owned()
+            } else {
+                format!(
+                    "All {} files are listed with exact match counts",
+                    thousands(facts.files)
+                )
+            };
+            format!(
+                "{files}; {} {} first matches (up to {MAX_MATCHES_SHOWN} each).",
+                thousands(with_rows),
+                one_or(with_rows, "shows its", "show their"),
+            )
+        }
         Listing::Rolled {
             named,
             rolled,
             dir_lines,
         } => format!(
-            "Of {} files, {} are named with exact match counts and {} are counted in {} directory {}.",
-            thousands(facts.files),
+            "Of {}, {} {} and {} {} in {}.",
+            plural(facts.files, "file", "files"),
             thousands(named),
+            one_or(
+                named,
+                "is named with its exact count",
+                "are named with exact match counts"
+            ),
             thousands(rolled),
-            thousands(dir_lines),
-            lines(dir_lines),
+            one_or(rolled, "is counted", "are counted"),
+            plural(dir_lines, "directory line", "directory lines"),
         ),
     };
     let others = if facts.others == 0 {

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use super::table::{FileEntry, FileTable};
 use crate::hash::FastHash;
-use crate::text::{char_count, thousands};
+use crate::text::{char_count, plural};
 
 #[derive(Debug, Clone, Copy)]
 enum Node {
@@ -50,10 +50,6 @@ pub struct Rollup {
     pub named_files: u64,
     pub rolled_files: u64,
     pub dir_lines: u64,
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
 /// `path (N matches)`: how a named file is listed, here and in the grouped plan.

@@ -21,6 +21,7 @@ use std::collections::HashMap;
 
 use crate::hash::FastHash;
 
+use crate::cut::cut_before;
 use crate::text::{byte_at_char, char_count};
 
 /// Matches shown per file at most (the K).
@@ -384,7 +385,7 @@ impl FileTable {
     /// unless `keep_all`.
     pub fn keep_row(&mut self, i: usize, mut row: Row, keep_all: bool) -> usize {
         if !keep_all {
-            cut_to(&mut row.text, ROW_CHARS_SHOWN);
+            cut_to_shown(&mut row.text);
         }
         let file = &mut self.files[i];
         file.kept_matches += u64::from(row.is_match);
@@ -398,7 +399,7 @@ impl FileTable {
     pub fn other(&mut self, mut other: Other, keep_all: bool) -> usize {
         self.other_lines += 1;
         if !keep_all {
-            cut_to(&mut other.text, ROW_CHARS_SHOWN);
+            cut_to_shown(&mut other.text);
         }
         let full = !keep_all && self.others.len() > MAX_OTHERS_KEPT;
         match self.others.last_mut() {
@@ -433,7 +434,7 @@ impl FileTable {
             file.truncated |= file.rows.len() < before;
             file.kept_matches = file.rows.iter().map(|r| u64::from(r.is_match)).sum();
             for row in &mut file.rows {
-                cut_to(&mut row.text, ROW_CHARS_SHOWN);
+                cut_to_shown(&mut row.text);
             }
         }
         if self.others.len() > MAX_OTHERS_KEPT + 1 {
@@ -442,7 +443,7 @@ impl FileTable {
             self.others.extend(latest);
         }
         for other in &mut self.others {
-            cut_to(&mut other.text, ROW_CHARS_SHOWN);
+            cut_to_shown(&mut other.text);
         }
     }
 }
@@ -458,8 +459,16 @@ fn sort_key(path: &str) -> u128 {
     u128::from_be_bytes(bytes)
 }
 
-/// Cuts `text` to its first `chars` characters.
-pub fn cut_to(text: &mut String, chars: u64) {
-    let end = byte_at_char(text, chars);
+/// The start of a row or other line that a plan shows: its first [`ROW_CHARS_SHOWN`]
+/// characters, or a few fewer so as not to cut a character cluster (see [`crate::cut`]). The
+/// shown start of a shown start is itself.
+#[must_use]
+pub fn shown_part(text: &str) -> &str {
+    &text[..cut_before(text, byte_at_char(text, ROW_CHARS_SHOWN))]
+}
+
+/// Cuts `text` to its [`shown_part`].
+fn cut_to_shown(text: &mut String) {
+    let end = shown_part(text).len();
     text.truncate(end);
 }

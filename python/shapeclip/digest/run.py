@@ -17,11 +17,13 @@ import logging
 import re
 import threading
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..cut import cut_before
 from .identity import identity
 from .prompt import PROMPT_VERSION
 
@@ -38,6 +40,8 @@ MIN_ROOM = 40
 LEAD = " Digest of the omitted part: "
 _LABEL = re.compile(r"^(?:summary|digest)\s*:\s*", re.IGNORECASE)
 _MARKERISH = re.compile(r"shapeclip\s*:", re.IGNORECASE)
+# CSI and OSC sequences whole; what is left of other escapes goes with the control characters.
+_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
 
 class Answer(str):
@@ -107,18 +111,31 @@ def cache_key(digest: DigestFn, tool_name: str, sample: str) -> str | None:
 
 
 def clean(answer: str) -> str:
-    """One paragraph that cannot be mistaken for a marker: whitespace folded, brackets made
-    round, a leading "Summary:" label and any "shapeclip:" dropped."""
-    text = " ".join(answer.split())
+    """One paragraph of visible text that cannot be mistaken for a marker: escape sequences,
+    control characters and invisible format characters (bidi overrides, tags, zero-width
+    spaces) dropped, a lone surrogate made U+FFFD, whitespace folded, brackets made round, a
+    leading "Summary:" label and any "shapeclip:" dropped."""
+    text = "".join(map(_visible, _ESCAPE.sub("", answer)))
+    text = " ".join(text.split())
     text = _LABEL.sub("", text).translate(str.maketrans("[]", "()"))
     return _MARKERISH.sub("shapeclip -", text)
 
 
+def _visible(c: str) -> str:
+    """`c` as a digest shows it: whitespace stays (to be folded), a joiner stays (scripts and
+    emoji need it), other controls and format characters go, a surrogate becomes U+FFFD."""
+    category = unicodedata.category(c)
+    if c.isspace() or c in "\u200c\u200d" or category[0] != "C" or category in ("Co", "Cn"):
+        return c
+    return "\ufffd" if category == "Cs" else ""
+
+
 def fit(text: str, room: int) -> str:
-    """`text` shortened at a word boundary to at most `room` characters (ending in an ellipsis)."""
+    """`text` shortened at a word boundary to at most `room` characters (ending in an ellipsis),
+    or, with no space near the end, between two characters as a reader sees them."""
     if len(text) <= room:
         return text
-    cut = text[: room - 1]
+    cut = text[: cut_before(text, room - 1)]
     space = cut.rfind(" ")
     return (cut[:space] if space > room // 2 else cut).rstrip(" ,;:") + "\u2026"
 

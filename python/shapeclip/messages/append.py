@@ -1,0 +1,230 @@
+"""`compress_messages`: compress the new tool results of a message list, once, as they arrive.
+
+The list is read (its format detected, each result matched to its call for the tool's name and
+turn), every result at `start` or later that exceeds what it may keep is compressed by
+`compress`, and a new list is returned in which only those messages are new objects. A result
+that fits is left alone, so compressing the list again changes nothing; that is what lets the
+compressed history be the one the prompt cache sees.
+
+The walk is written once as a generator that asks for each compression and is sent its result,
+so the sync and async entry points share every rule and differ only in how they compress.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Generator, MutableMapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, cast
+
+from .. import api
+from ..api import Compressed
+from ..digest import run as digest_run
+from ..digest.run import DigestFn
+from ..store import Store
+from .budgets import (
+    DEFAULT_BUDGET,
+    EXEMPT_TOOLS,
+    Budget,
+    TokenEstimates,
+    as_budget,
+    exempt_names,
+    is_exempt,
+    split_evenly,
+    turn_share,
+)
+from .conversation import Result, checked_messages
+from .formats import detect
+
+
+@dataclass(frozen=True)
+class ResultReport(TokenEstimates):
+    """What happened to one tool result at `start` or later."""
+
+    #: Index of the message or item that carries it.
+    index: int
+    call_id: str
+    #: The tool's name from its call; None when no call in the list has its id.
+    tool: str | None
+    #: "compressed", "fits" (left as it was) or "exempt" (its tool is never compressed).
+    action: Literal["compressed", "fits", "exempt"]
+    chars_in: int
+    chars_out: int
+    #: Characters it could keep: its tool's budget, less what its turn had left; None if exempt.
+    budget: int | None
+    #: The compression of each of its text pieces that was cut, in order.
+    compressions: tuple[Compressed, ...] = ()
+
+    @property
+    def shape(self) -> str:
+        """How it was compressed: the planner ("clip", "search", "log"), several joined by "+",
+        or the action when it was not."""
+        shapes = dict.fromkeys(compressed.shape for compressed in self.compressions)
+        return "+".join(shapes) if shapes else self.action
+
+
+@dataclass(frozen=True)
+class CompressReport:
+    """The results `compress_messages` looked at, in order."""
+
+    results: tuple[ResultReport, ...]
+
+    @property
+    def chars_saved(self) -> int:
+        return sum(result.chars_in - result.chars_out for result in self.results)
+
+    @property
+    def tokens_saved(self) -> int:
+        return sum(result.tokens_in - result.tokens_out for result in self.results)
+
+
+class CompressedMessages(NamedTuple):
+    """The new message list and what was done to it; unpacks as `messages, report`."""
+
+    messages: list[Any]
+    report: CompressReport
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One text piece to compress."""
+
+    text: str
+    tool: str | None
+    budget: int
+
+
+_Walk = Generator[_Job, Compressed, CompressedMessages]
+
+
+def _walk(messages: Sequence[Any], start: int, budget: Budget, exempt: Collection[str]) -> _Walk:
+    form = detect(messages)
+    if form is None:
+        return CompressedMessages(list(messages), CompressReport(()))
+    transcript = form.scan(messages)
+    spent: dict[int, int] = {}  # characters kept so far by the results of each turn
+    changed: dict[int, dict[int | None, list[str]]] = {}
+    reports = []
+    for result in transcript.results:
+        call = transcript.calls.get(result.call_id)
+        tool = None if call is None else call.name
+        if is_exempt(tool, None if call is None else call.arguments, exempt):
+            if result.index >= start:
+                chars = result.chars
+                reports.append(ResultReport(result.index, result.call_id, tool, "exempt", chars, chars, None))
+            continue
+        if result.index < start:  # in the history as it will stay; its turn's budget counts it
+            if call is not None:
+                spent[call.turn] = spent.get(call.turn, 0) + result.chars
+            continue
+        keep = budget.for_tool(tool)
+        if call is not None:
+            keep = turn_share(keep, spent.get(call.turn, 0), budget)
+        pieces, compressions = yield from _compressed_pieces(result, tool, keep)
+        chars_out = sum(map(len, pieces))
+        if compressions:
+            changed.setdefault(result.index, {})[result.slot] = pieces
+        action: Literal["compressed", "fits"] = "compressed" if compressions else "fits"
+        reports.append(
+            ResultReport(result.index, result.call_id, tool, action, result.chars, chars_out, keep, compressions)
+        )
+        if call is not None:
+            spent[call.turn] = spent.get(call.turn, 0) + chars_out
+    rebuilt = list(messages)
+    for index, pieces_by_slot in changed.items():
+        rebuilt[index] = form.with_results(messages[index], pieces_by_slot)
+    return CompressedMessages(rebuilt, CompressReport(tuple(reports)))
+
+
+def _compressed_pieces(
+    result: Result, tool: str | None, keep: int
+) -> Generator[_Job, Compressed, tuple[list[str], tuple[Compressed, ...]]]:
+    """The result's text pieces within `keep` characters together, and the compressions made."""
+    pieces, compressions = [], []
+    for piece, share in zip(result.pieces, split_evenly([len(p) for p in result.pieces], keep), strict=True):
+        if len(piece) <= share:
+            pieces.append(piece)
+            continue
+        compressed = yield _Job(piece, tool, share)
+        pieces.append(compressed.text)
+        compressions.append(compressed)
+    return pieces, tuple(compressions)
+
+
+def _start(
+    messages: object,
+    start: object,
+    budget: object,
+    exempt: object,
+    digest: object,
+    digest_timeout: object,
+    digest_cache: object,
+    store: object,
+) -> tuple[_Walk, dict[str, Any]]:
+    """The walk over checked arguments, and what it passes on to each compression: a bad
+    argument raises here, before anything is compressed."""
+    listed = checked_messages(messages)
+    if isinstance(start, bool) or not isinstance(start, int):
+        raise TypeError(f"start must be an int (an index into messages), not {type(start).__name__}")
+    if start < 0:
+        raise ValueError(f"start must be 0 or more, got {start}")
+    if not isinstance(budget, (Budget, int)):
+        raise TypeError(f"budget must be a Budget or an int, not {type(budget).__name__}")
+    api.check_options(digest, digest_timeout, digest_cache, store)
+    passed_on = {"digest": digest, "digest_timeout": digest_timeout, "digest_cache": digest_cache, "store": store}
+    return _walk(listed, start, as_budget(budget), exempt_names(exempt)), passed_on
+
+
+def compress_messages(
+    messages: Sequence[Any],
+    *,
+    start: int = 0,
+    budget: Budget | int = DEFAULT_BUDGET,
+    exempt: Collection[str] = EXEMPT_TOOLS,
+    digest: DigestFn | None = None,
+    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_cache: MutableMapping[str, str] | None = None,
+    store: Store | None = None,
+) -> CompressedMessages:
+    """Compresses every tool result at index `start` or later that is longer than it may keep,
+    and returns the new list with a report; `messages` itself is never changed.
+
+    `messages` is a list in the OpenAI Chat Completions, OpenAI Responses or Anthropic Messages
+    format (told apart by its items; dicts or the SDKs' objects). Each result is compressed
+    with `compress`, under the name of the tool its call names, to at most
+    `budget.for_tool(name)` characters and to what its turn has left of `budget.per_turn`
+    (see `Budget`; an int is a per-result budget). Results of tools in `exempt` (lower-case
+    names, or commands such as "shapeclip show") stay whole. Only the text of a result is
+    compressed (images and other parts are kept), and a compressed result's message is a new
+    dict with every other key kept; every other item is the very object it was. Compressing the
+    returned list again changes nothing. `digest`, `digest_timeout`, `digest_cache` and `store`
+    work as in `compress`: with a store, each compressed result is kept whole and its markers
+    say how to read it back.
+    """
+    walk, passed_on = _start(messages, start, budget, exempt, digest, digest_timeout, digest_cache, store)
+    try:
+        job = next(walk)
+        while True:
+            job = walk.send(api.compress_detailed(job.text, job.tool, job.budget, **passed_on))
+    except StopIteration as done:
+        return cast(CompressedMessages, done.value)
+
+
+async def acompress_messages(
+    messages: Sequence[Any],
+    *,
+    start: int = 0,
+    budget: Budget | int = DEFAULT_BUDGET,
+    exempt: Collection[str] = EXEMPT_TOOLS,
+    digest: DigestFn | None = None,
+    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_cache: MutableMapping[str, str] | None = None,
+    store: Store | None = None,
+) -> CompressedMessages:
+    """`compress_messages` that awaits its digests: use it with async SDK clients."""
+    walk, passed_on = _start(messages, start, budget, exempt, digest, digest_timeout, digest_cache, store)
+    try:
+        job = next(walk)
+        while True:
+            job = walk.send(await api.acompress_detailed(job.text, job.tool, job.budget, **passed_on))
+    except StopIteration as done:
+        return cast(CompressedMessages, done.value)

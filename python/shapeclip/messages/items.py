@@ -1,0 +1,116 @@
+"""Reading and rebuilding the items of a message list, whatever the agent keeps in it.
+
+Agents append plain dicts they built and SDK objects they got back (an `openai`
+`ChatCompletionMessage`, an `anthropic` `ToolUseBlock`), often in the same list. Everything
+here reads both alike, and builds a changed item as a new dict, dumped the way the SDKs dump a
+model into a request, so an item that is not changed is never copied and keeps its identity.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+#: Content parts whose `text` is the text of a tool result, in the formats handled here.
+TEXT_PART_TYPES = frozenset({"text", "input_text"})
+
+
+def field(item: Any, key: str) -> Any:
+    """`item[key]` of a mapping or `item.key` of an object; None when it has none."""
+    if isinstance(item, Mapping):
+        return item.get(key)
+    return getattr(item, key, None)
+
+
+def as_dict(item: Any) -> dict[str, Any]:
+    """A new dict with `item`'s keys: a mapping's own, or an SDK model's as its client would send them."""
+    if isinstance(item, Mapping):
+        return dict(item)
+    dump = getattr(item, "model_dump", None)
+    if dump is None:
+        raise TypeError(f"cannot rebuild a message item of type {type(item).__name__}: use dicts or SDK models")
+    dumped: dict[str, Any] = dump(
+        exclude_unset=True, mode="json", by_alias=True, exclude=getattr(item, "__api_exclude__", None)
+    )
+    return dumped
+
+
+def updated(item: Any, changes: Mapping[str, Any], drop: Sequence[str] = ()) -> dict[str, Any]:
+    """`item` as a new dict with `changes` applied and the keys in `drop` removed."""
+    new = as_dict(item)
+    for key in drop:
+        new.pop(key, None)
+    new.update(changes)
+    return new
+
+
+def arguments_of(call: Any) -> Any:
+    """A call's arguments: a function's JSON text, or a custom tool's free-form `input`."""
+    arguments = field(call, "arguments")
+    return field(call, "input") if arguments is None else arguments
+
+
+def text_pieces(content: Any) -> tuple[str, ...]:
+    """The text of a tool result's content: the string itself, or the text of each text part in
+    order. Images, files and other parts have none."""
+    if isinstance(content, str):
+        return (content,)
+    if not isinstance(content, (list, tuple)):
+        return ()
+    return tuple(part_text for part in content if (part_text := _part_text(part)) is not None)
+
+
+def _part_text(part: Any) -> str | None:
+    text = field(part, "text")
+    return text if field(part, "type") in TEXT_PART_TYPES and isinstance(text, str) else None
+
+
+def with_pieces(content: Any, pieces: Sequence[str]) -> Any:
+    """`content` with its text pieces (as `text_pieces` lists them) replaced by `pieces`; a part
+    whose text is unchanged stays the same object, and every other part stays where it was."""
+    if isinstance(content, str):
+        return pieces[0]
+    replacements = iter(pieces)
+    parts = []
+    for part in content:
+        old = _part_text(part)
+        new = old if old is None else next(replacements)
+        parts.append(part if new is old else updated(part, {"text": new}))
+    return parts
+
+
+def strings_in(arguments: Any) -> Iterator[str]:
+    """Every string in a call's arguments (a JSON text, or what it encodes), depth first; a list
+    of strings is also given joined by spaces, as an argv is a command line."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            yield arguments
+            return
+    yield from _strings(arguments)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for inner in value.values():
+            yield from _strings(inner)
+    elif isinstance(value, (list, tuple)):
+        if value and all(isinstance(inner, str) for inner in value):
+            yield " ".join(value)
+        for inner in value:
+            yield from _strings(inner)
+
+
+def json_chars(item: Any) -> int:
+    """Characters of `item` as compact JSON: what it adds to a request, for reports."""
+    return len(json.dumps(item, ensure_ascii=False, separators=(",", ":"), default=_jsonable))
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "model_dump"):
+        return as_dict(value)
+    return str(value)

@@ -1,0 +1,19 @@
+"""The store: full tool outputs kept on disk, so that a marker can point at its omitted lines
+and `shapeclip show ID --lines A:B` (or any file-reading tool) gives them back exactly."""
+
+from .root import ENV_VAR, Refused, default_path
+from .store import DEFAULT_MAX_BYTES, EVICTED, Capture, Evicted, Stats, Store
+from .writer import Entry
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "ENV_VAR",
+    "EVICTED",
+    "Capture",
+    "Entry",
+    "Evicted",
+    "Refused",
+    "Stats",
+    "Store",
+    "default_path",
+]

@@ -1,0 +1,247 @@
+"""`Store`: full outputs kept on disk so that a marker's omitted lines can be read back exactly.
+
+Entries are content-addressed (see `writer`), so the same output always gets the same ID and
+its markers the same bytes. Recency is the output file's modification time, refreshed when
+an entry is stored again or read; past the quota, the least recently used entries are
+evicted, never the one just written. Several processes may store and evict at once: every
+step is one atomic call on names in the store's own directory, and a name that vanished
+under us was evicted by someone else, which is what we wanted too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import stat
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from .root import Refused, default_path, open_root
+from .writer import ID_DIGITS, META, OUT, TEMP_PREFIX, Entry, EntryWriter, entry_from_meta, unlink_quietly
+
+DEFAULT_MAX_BYTES = 500 * 1000 * 1000
+#: A temporary file this old belongs to a writer that died; `prune` removes it.
+STALE_TEMP_SECONDS = 3600
+_ID = re.compile(f"[0-9a-f]{{{ID_DIGITS},64}}")
+EVICTED = "the stored output was evicted; run the command again"
+
+
+class Evicted(KeyError):
+    """No entry has this ID (any more)."""
+
+    def __str__(self) -> str:
+        return f"{self.args[0]}: {EVICTED}" if self.args else EVICTED
+
+
+@dataclass(frozen=True)
+class Stats:
+    path: Path
+    entries: int
+    bytes: int
+    max_bytes: int
+
+
+class Capture:
+    """An entry being written as its bytes arrive; `commit` stores it, `drop` forgets it."""
+
+    def __init__(self, store: Store, tool: str | None) -> None:
+        self._store = store
+        self._fd = open_root(store.path, create=True)
+        try:
+            self._writer = EntryWriter(self._fd, store.path, tool, store.max_bytes)
+        except BaseException:
+            os.close(self._fd)
+            raise
+        self._closed = False
+
+    @property
+    def size(self) -> int:
+        return self._writer.size
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._writer.write(data)
+        except BaseException:
+            self._close()
+            raise
+
+    def commit(self) -> Entry:
+        try:
+            entry = self._writer.commit()
+            _evict(self._fd, self._store.max_bytes, keep=entry.id)
+            return entry
+        finally:
+            self._close()
+
+    def drop(self) -> None:
+        self._writer.drop()
+        self._close()
+
+    def _close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._writer.drop()
+            os.close(self._fd)
+
+
+class Store:
+    """Full outputs on disk, at most `max_bytes` of them (500 MB by default).
+
+    `path` defaults to `$SHAPECLIP_STORE`, else `$XDG_CACHE_HOME/shapeclip`, else
+    `~/.cache/shapeclip`. Nothing touches the disk until an output is stored or read.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
+            raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
+        self.path = Path(os.path.abspath(default_path() if path is None else Path(path)))
+        self.max_bytes = max_bytes
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.path)!r}, max_bytes={self.max_bytes})"
+
+    def capture(self, tool: str | None) -> Capture:
+        """Starts an entry to be written in pieces. Raises `Refused` or `OSError`."""
+        return Capture(self, tool)
+
+    def put(self, data: str | bytes, tool: str | None = None) -> Entry:
+        """Stores one output (a `str` as UTF-8). Raises `Refused` or `OSError`."""
+        capture = self.capture(tool)
+        capture.write(data.encode("utf-8", "replace") if isinstance(data, str) else data)
+        return capture.commit()
+
+    def entry(self, entry_id: str) -> Entry:
+        """What is known of `entry_id`. Raises `Evicted` when there is no such entry."""
+        with self.opened(entry_id) as (entry, _):
+            return entry
+
+    def get(self, entry_id: str) -> str:
+        """The whole stored output, decoded as the compression read it."""
+        with self.opened(entry_id) as (_, file):
+            return file.read().decode("utf-8", "replace")
+
+    def lines(self, entry_id: str, first: int, last: int) -> list[str]:
+        """Lines `first` to `last` (1-based, inclusive, numbered as in the markers), each with
+        its newline if it had one; fewer when the output ends sooner."""
+        if first < 1 or last < first:
+            raise ValueError(f"a line range is 1-based and in order, got {first}:{last}")
+        with self.opened(entry_id) as (_, file):
+            return [line for _, line in numbered(file, first, last)]
+
+    @contextlib.contextmanager
+    def opened(self, entry_id: str) -> Iterator[tuple[Entry, BinaryIO]]:
+        """The entry and its output, opened for reading; its recency is refreshed."""
+        if not _ID.fullmatch(entry_id):
+            raise Evicted(entry_id)
+        try:
+            root = open_root(self.path, create=False)
+        except Refused:
+            raise Evicted(entry_id) from None
+        try:
+            try:
+                fd = os.open(entry_id + OUT, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=root)
+            except OSError:
+                raise Evicted(entry_id) from None
+            file = os.fdopen(fd, "rb")
+            with file:
+                info = os.fstat(fd)
+                entry = entry_from_meta(root, self.path, entry_id)
+                if entry is None or not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+                    raise Evicted(entry_id)
+                with contextlib.suppress(OSError):
+                    os.utime(fd)
+                yield entry, file
+        finally:
+            os.close(root)
+
+    def stats(self) -> Stats:
+        """How many entries and bytes the store holds. Raises `Refused` when it cannot be used."""
+        root = open_root(self.path, create=False)
+        try:
+            found = _outputs(root)
+        finally:
+            os.close(root)
+        return Stats(self.path, len(found), sum(size for _, _, size in found), self.max_bytes)
+
+    def prune(self) -> int:
+        """Removes what dead writers left and evicts down to the quota; returns files removed."""
+        return self._sweep(everything=False)
+
+    def clear(self) -> int:
+        """Removes every entry; returns files removed."""
+        return self._sweep(everything=True)
+
+    def _sweep(self, *, everything: bool) -> int:
+        root = open_root(self.path, create=False)
+        try:
+            removed = 0
+            outputs = {name for _, name, _ in _outputs(root)}
+            stale = time.time() - STALE_TEMP_SECONDS
+            with os.scandir(root) as listing:
+                for item in listing:
+                    name = item.name
+                    try:
+                        info = item.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    orphan = name.endswith(META) and name[: -len(META)] + OUT not in outputs
+                    dead = name.startswith(TEMP_PREFIX) and info.st_mtime < stale
+                    ours = name.endswith((OUT, META)) or name.startswith(TEMP_PREFIX)
+                    if (everything and ours) or orphan or dead:
+                        unlink_quietly(root, name)
+                        removed += 1
+            if not everything:
+                removed += 2 * _evict(root, self.max_bytes, keep=None)
+            return removed
+        finally:
+            os.close(root)
+
+
+def numbered(file: BinaryIO, first: int = 1, last: int | None = None) -> Iterator[tuple[int, str]]:
+    """Lines `first` to `last` of `file` (to its end when `last` is None) with their numbers,
+    which start at 1 and split at `\\n` only, as the engine's do."""
+    for number, raw in enumerate(file, 1):
+        if last is not None and number > last:
+            return
+        if number >= first:
+            yield number, raw.decode("utf-8", "replace")
+
+
+def _outputs(root: int) -> list[tuple[int, str, int]]:
+    """(recency, file name, size) of every stored output, least recently used first."""
+    found = []
+    with os.scandir(root) as listing:
+        for item in listing:
+            if item.name.startswith(TEMP_PREFIX) or not item.name.endswith(OUT):
+                continue
+            try:
+                info = item.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                found.append((info.st_mtime_ns, item.name, info.st_size))
+    found.sort()
+    return found
+
+
+def _evict(root: int, max_bytes: int, keep: str | None) -> int:
+    """Evicts least recently used entries other than `keep` until the outputs fit `max_bytes`."""
+    found = _outputs(root)
+    total = sum(size for _, _, size in found)
+    evicted = 0
+    for _, name, size in found:
+        if total <= max_bytes:
+            break
+        entry_id = name[: -len(OUT)]
+        if entry_id == keep:
+            continue
+        # The output goes first: an entry without it is no entry, one without metadata would be.
+        unlink_quietly(root, name)
+        unlink_quietly(root, entry_id + META)
+        total -= size
+        evicted += 1
+    return evicted

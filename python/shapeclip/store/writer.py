@@ -1,0 +1,172 @@
+"""Writing one entry: bytes to a private temporary file as they arrive, then a name claimed
+atomically from the content's hash.
+
+An entry is two files named by its ID: `ID.json` (the full SHA-256, the tool, when it was
+stored, its size) and `ID.out` (the output itself, byte for byte, so that a file-reading tool
+sees the very line numbers the markers name). The metadata is claimed first with `link`,
+which fails rather than replace, so of two processes storing different outputs under the
+same short ID exactly one wins and the other lengthens its ID; then the output is renamed
+into place, so a reader finds either no `ID.out` or a complete one, even after a crash.
+Two processes storing the same output both end with the same entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from .root import Refused
+
+#: Hex digits of the SHA-256 an ID starts with; longer only when another entry has them.
+ID_DIGITS = 12
+TEMP_PREFIX = ".tmp-"
+OUT = ".out"
+META = ".json"
+_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A stored output."""
+
+    id: str
+    #: The output, byte for byte: line N of this file is line N of every marker.
+    path: Path
+    tool: str | None
+    #: Seconds since the epoch when this output was first stored.
+    stored_at: float
+    size: int
+    sha256: str
+
+
+def temp_name() -> str:
+    return f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(8)}"
+
+
+def create_private(root_fd: int, name: str) -> BinaryIO:
+    """A new file `name`, mode 0600, for writing; never an existing file or a symlink's target."""
+    fd = os.open(name, _FILE_FLAGS, 0o600, dir_fd=root_fd)
+    return os.fdopen(fd, "wb")
+
+
+def unlink_quietly(root_fd: int, name: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name, dir_fd=root_fd)
+
+
+def read_meta(root_fd: int, entry_id: str) -> dict[str, object] | None:
+    """The metadata of `entry_id`, or None when it is missing, unreadable or not ours."""
+    try:
+        fd = os.open(entry_id + META, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=root_fd)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as file:
+        try:
+            data = json.loads(file.read(4096))
+        except (OSError, ValueError):
+            return None
+    return data if isinstance(data, dict) and isinstance(data.get("sha256"), str) else None
+
+
+class EntryWriter:
+    """Receives one output's bytes and stores them as an entry on `commit`, or drops them.
+
+    Raises `Refused` or `OSError` when the store cannot take the output; the caller decides
+    what that means (the facade: no stored copy, and why, in the result's details).
+    """
+
+    def __init__(self, root_fd: int, root: Path, tool: str | None, max_bytes: int) -> None:
+        self._root_fd = root_fd
+        self._root = root
+        self._tool = tool
+        self._max_bytes = max_bytes
+        self._hash = hashlib.sha256()
+        self.size = 0
+        self._temp = temp_name()
+        self._file: BinaryIO | None = create_private(root_fd, self._temp)
+
+    def write(self, data: bytes) -> None:
+        if self._file is None:
+            raise Refused("this entry was already committed or dropped")
+        self.size += len(data)
+        if self.size > self._max_bytes:
+            self.drop()
+            raise Refused(f"the output is larger than the store's quota of {self._max_bytes:,} bytes")
+        self._hash.update(data)
+        self._file.write(data)
+
+    def drop(self) -> None:
+        """Forgets the bytes written so far."""
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self._file = None
+            unlink_quietly(self._root_fd, self._temp)
+
+    def commit(self) -> Entry:
+        """Stores what was written and returns the entry (an earlier one, if it is the same)."""
+        if self._file is None:
+            raise Refused("this entry was already committed or dropped")
+        try:
+            self._file.flush()
+            # Renamed only once on disk: a crash may lose the entry, never serve half of it.
+            os.fsync(self._file.fileno())
+            self._file.close()
+            self._file = None
+            entry = self._claim(self._hash.hexdigest())
+            os.rename(self._temp, entry.id + OUT, src_dir_fd=self._root_fd, dst_dir_fd=self._root_fd)
+        finally:
+            self.drop()
+        return entry
+
+    def _claim(self, sha: str) -> Entry:
+        meta: dict[str, object] = {"sha256": sha, "tool": self._tool, "stored_at": time.time(), "size": self.size}
+        meta_temp = temp_name()
+        with create_private(self._root_fd, meta_temp) as file:
+            file.write(json.dumps(meta, sort_keys=True).encode())
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            for digits in range(ID_DIGITS, len(sha) + 1):
+                entry_id = sha[:digits]
+                try:
+                    os.link(
+                        meta_temp,
+                        entry_id + META,
+                        src_dir_fd=self._root_fd,
+                        dst_dir_fd=self._root_fd,
+                        follow_symlinks=False,
+                    )
+                except FileExistsError:
+                    found = read_meta(self._root_fd, entry_id)
+                    if found is None or found["sha256"] != sha:
+                        continue  # another output has these digits: a longer ID tells them apart
+                    meta = found
+                return _entry(entry_id, self._root, meta)
+        finally:
+            unlink_quietly(self._root_fd, meta_temp)
+        raise Refused(f"no free ID for {sha}: the store holds damaged entries")
+
+
+def _entry(entry_id: str, root: Path, meta: dict[str, object]) -> Entry:
+    tool, stored_at, size = meta.get("tool"), meta.get("stored_at"), meta.get("size")
+    return Entry(
+        entry_id,
+        root / (entry_id + OUT),
+        tool if isinstance(tool, str) else None,
+        float(stored_at) if isinstance(stored_at, (int, float)) else 0.0,
+        size if isinstance(size, int) else 0,
+        str(meta["sha256"]),
+    )
+
+
+def entry_from_meta(root_fd: int, root: Path, entry_id: str) -> Entry | None:
+    meta = read_meta(root_fd, entry_id)
+    return None if meta is None else _entry(entry_id, root, meta)

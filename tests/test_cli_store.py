@@ -1,0 +1,78 @@
+"""`shapeclip show` and `shapeclip store`: exactly the asked lines, a clear exit 1 for an
+entry that is gone, and the store's upkeep."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shapeclip.store import Store
+
+TEXT = "".join(f"line {i}{' error' if i % 50 == 0 else ''}\n" for i in range(1, 301))
+
+
+def run(store: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "SHAPECLIP_STORE": str(store)}
+    return subprocess.run([sys.executable, "-m", "shapeclip", *args], capture_output=True, env=env, timeout=60)
+
+
+@pytest.fixture
+def stored(tmp_path: Path) -> tuple[Path, str]:
+    path = tmp_path / "store"
+    return path, Store(path).put(TEXT, "bash").id
+
+
+def test_show_prints_exactly_the_asked_lines(stored: tuple[Path, str]) -> None:
+    path, entry_id = stored
+    done = run(path, "show", entry_id, "--lines", "12:14")
+    assert done.returncode == 0 and done.stdout == b"line 12\nline 13\nline 14\n"
+    assert run(path, "show", entry_id, "--lines", "300:999").stdout == b"line 300 error\n"
+    assert run(path, "show", entry_id, "--lines", "7").stdout == b"line 7\n"
+    assert run(path, "show", entry_id).stdout.decode() == TEXT
+
+
+def test_show_greps_with_numbers_and_context(stored: tuple[Path, str]) -> None:
+    path, entry_id = stored
+    done = run(path, "show", entry_id, "--grep", "error", "-C", "1", "--lines", "40:160")
+    assert done.stdout.decode() == (
+        "49-line 49\n50:line 50 error\n51-line 51\n--\n99-line 99\n100:line 100 error\n101-line 101\n"
+        "--\n149-line 149\n150:line 150 error\n151-line 151\n"
+    )
+    assert run(path, "show", entry_id, "--grep", r"^line 29\d").stdout.decode().splitlines()[0] == "290:line 290"
+
+
+def test_show_budget_compresses_what_it_prints(stored: tuple[Path, str]) -> None:
+    path, entry_id = stored
+    out = run(path, "show", entry_id, "--budget", "300").stdout.decode()
+    assert len(out) <= 300 and "omitted" in out
+
+
+def test_an_unknown_or_evicted_id_exits_1_and_says_so(stored: tuple[Path, str], tmp_path: Path) -> None:
+    path, entry_id = stored
+    Store(path).clear()
+    for store, asked in ((path, entry_id), (path, "nonsense"), (tmp_path / "none", entry_id)):
+        done = run(store, "show", asked, "--lines", "1:2")
+        assert done.returncode == 1 and done.stdout == b""
+        assert b"the stored output was evicted; run the command again" in done.stderr
+
+
+def test_bad_show_arguments_are_usage_errors(stored: tuple[Path, str]) -> None:
+    path, entry_id = stored
+    for args in (["--lines", "0:3"], ["--lines", "5:2"], ["--lines", "a:b"], ["--grep", "("], ["-C", "x"]):
+        done = run(path, "show", entry_id, *args)
+        assert done.returncode == 2 and b"usage:" in done.stderr, args
+
+
+def test_store_stats_prune_clear(stored: tuple[Path, str], tmp_path: Path) -> None:
+    path, _ = stored
+    assert run(path, "store").stdout.decode() == f"{path}: 1 entry, {len(TEXT):,} of 500,000,000 bytes\n"
+    assert run(path, "store", "--stats").stdout == run(path, "store").stdout
+    assert run(path, "store", "--prune").stdout.decode() == f"removed 0 files from {path}\n"
+    assert run(path, "store", "--clear").stdout.decode() == f"removed 2 files from {path}\n"
+    assert run(path, "store").stdout.decode().startswith(f"{path}: 0 entries")
+    missing = run(tmp_path / "none", "store")
+    assert missing.returncode == 1 and b"there is no store" in missing.stderr
