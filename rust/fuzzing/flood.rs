@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use super::check::number;
 use super::program::Choices;
+use crate::cut::{SGR_RESET, sgr_open};
 use crate::engine::Outcome;
 use crate::engine::reader::LineReader;
 use crate::plan::Shape;
@@ -288,6 +289,10 @@ impl Flood {
                 }
                 previous = Some(row.line_no);
                 out.push_str(&row.text);
+                // A colour a row leaves on is turned off before the next line.
+                if sgr_open(&row.text) {
+                    out.push_str(SGR_RESET);
+                }
                 out.push('\n');
             }
         }

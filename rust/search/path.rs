@@ -73,13 +73,17 @@ impl Prefix {
         self.end = to;
     }
 
-    /// The last component of the prefix ends in `.ext`, a short run of letters and digits.
+    /// The last component of the prefix ends in `.ext`, a short run of letters and digits with
+    /// at least one letter: digits alone after a dot are more often a row's text (`-2-.12:34`,
+    /// a context row of a file without an extension) or a version than a file type.
     fn has_extension(&self, bytes: &[u8]) -> bool {
         let name_start = self.name_start.unwrap_or(0);
         match self.last_dot {
             Some(dot) if dot >= name_start && (dot > name_start || self.end - name_start > 1) => {
                 let ext = &bytes[dot + 1..self.end];
-                (1..=10).contains(&ext.len()) && ext.iter().all(u8::is_ascii_alphanumeric)
+                (1..=10).contains(&ext.len())
+                    && ext.iter().all(u8::is_ascii_alphanumeric)
+                    && ext.iter().any(u8::is_ascii_alphabetic)
             }
             _ => false,
         }

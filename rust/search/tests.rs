@@ -433,23 +433,50 @@ fn context_quoting_a_search_result_waits_for_its_match() {
             "--\n{f}Makefile-1-a-1-b.py-2- let\n{f}Makefile:2:x\n{f}Makefile-3-y"
         );
     }
-    let mut planner = super::SearchPlanner::new(100);
-    let mut reader = crate::engine::reader::LineReader::default();
-    reader.feed_str(&input, &mut planner);
-    reader.finish(&mut planner);
-    planner.end();
-    let parsed: Vec<(&str, u64)> = planner
-        .table
-        .files
-        .iter()
-        .map(|f| (f.path.as_str(), f.matches))
-        .collect();
+    let (parsed, context_rows) = table_of(&input);
     let truth: Vec<String> = (0..30).map(|f| format!("{f}Makefile")).collect();
     assert_eq!(
         parsed,
-        truth.iter().map(|p| (p.as_str(), 1)).collect::<Vec<_>>()
+        truth.iter().map(|p| (p.to_owned(), 1)).collect::<Vec<_>>()
     );
-    assert_eq!(planner.table.context_rows, 60);
+    assert_eq!(context_rows, 60);
+}
+
+/// The files and match counts the planner's table holds after `input`, and its context rows.
+fn table_of(input: &str) -> (Vec<(String, u64)>, u64) {
+    let mut planner = super::SearchPlanner::new(100);
+    let mut reader = crate::engine::reader::LineReader::default();
+    reader.feed_str(input, &mut planner);
+    reader.finish(&mut planner);
+    planner.end();
+    let files = planner
+        .table
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.matches))
+        .collect();
+    (files, planner.table.context_rows)
+}
+
+/// Found by the search fuzzer: `Makefile-2-.12:34:56 x` read as a match at line 34 of a
+/// file `Makefile-2-.12`, as if `.12` were a file type, and two context rows became two files.
+#[test]
+fn digits_after_a_dot_are_no_file_type() {
+    let mut input = String::new();
+    for f in 0..30 {
+        let text = ".12:34:5612 error:";
+        _ = writeln!(
+            input,
+            "{f}Makefile-2-{text}\n{f}Makefile-3-{text}\n{f}Makefile:4:{text}\n--"
+        );
+    }
+    let (parsed, context_rows) = table_of(&input);
+    let truth: Vec<String> = (0..30).map(|f| format!("{f}Makefile")).collect();
+    assert_eq!(
+        parsed,
+        truth.iter().map(|p| (p.to_owned(), 1)).collect::<Vec<_>>()
+    );
+    assert_eq!(context_rows, 60);
 }
 
 #[test]
@@ -464,30 +491,14 @@ fn a_path_starting_with_digits_is_not_a_bare_row() {
     // At the start, the first line could be a `--heading` path: the rows below say not.
     input.insert_str(0, "2024-01-02/x.c-1-a\n2024-01-02/x.c:2:b\n");
     input.insert_str(0, "2024-01-02/a b/y.c:1:-3- x\n2024-01-02/a b/y.c:2:z\n");
-    let mut planner = super::SearchPlanner::new(100);
-    let mut reader = crate::engine::reader::LineReader::default();
-    reader.feed_str(&input, &mut planner);
-    reader.finish(&mut planner);
-    planner.end();
-    let parsed: Vec<(&str, u64)> = planner
-        .table
-        .files
-        .iter()
-        .map(|f| (f.path.as_str(), f.matches))
-        .collect();
+    let (parsed, context_rows) = table_of(&input);
     let mut truth = vec![
         ("2024-01-02/a b/y.c".to_owned(), 2),
         ("2024-01-02/x.c".to_owned(), 1),
     ];
     truth.extend((0..30).map(|f| (format!("2024-01-02/2024-01-02/{f}Makefile"), 1)));
-    assert_eq!(
-        parsed,
-        truth
-            .iter()
-            .map(|(p, n)| (p.as_str(), *n))
-            .collect::<Vec<_>>()
-    );
-    assert_eq!(planner.table.context_rows, 31);
+    assert_eq!(parsed, truth);
+    assert_eq!(context_rows, 31);
 }
 
 #[test]
