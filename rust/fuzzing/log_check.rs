@@ -263,9 +263,7 @@ fn long_line_shown<'b>(body: &'b str, raw: &str) -> Option<&'b str> {
         .map(|(at, _)| &body[..at])
         .find(|shown| {
             let more = total.checked_sub(char_count(shown));
-            more.is_some_and(|more| {
-                body[shown.len()..].starts_with(&more_chars_note(more))
-            })
+            more.is_some_and(|more| body[shown.len()..].starts_with(&more_chars_note(more)))
         })
 }
 
