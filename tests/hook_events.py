@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 BUILD_LOG = "".join(f"[{i:05}] compiling module_{i}.c\n" for i in range(6_000)) + "error: linker failed\n"
@@ -40,3 +43,23 @@ def run_shell(command: str, cwd: str | None = None) -> subprocess.CompletedProce
         cwd=cwd,
         env=os.environ,
     )
+
+
+def printed_config(name: str) -> dict[str, Any]:
+    """`shapeclip hook --print-config NAME` as JSON, run as `python -m shapeclip`."""
+    done = subprocess.run([sys.executable, "-m", "shapeclip", "hook", "--print-config", name], capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
+    config = json.loads(done.stdout)
+    assert isinstance(config, dict)
+    return config
+
+
+def readme_config(name: str) -> dict[str, Any]:
+    """The settings block the README gives for NAME, with `shapeclip` where the printed
+    config names the running interpreter's shapeclip."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(rf"`shapeclip hook --print-config {name}`.*?```json\n(.*?)```", readme, re.DOTALL)
+    here = shlex.join([sys.executable, "-m", "shapeclip"])
+    config = json.loads(block.replace('"shapeclip hook', f'"{here} hook'))
+    assert isinstance(config, dict)
+    return config

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from typing import Any
 
-from hook_events import BUILD_LOG, hook, run_shell
+from hook_events import BUILD_LOG, hook, printed_config, readme_config, run_shell
 
 COMMON = {
     "session_id": "abc123",
@@ -123,3 +123,7 @@ def test_print_config_is_the_settings_block_naming_this_shapeclip() -> None:
     assert [group["matcher"] for group in hooks["PostToolUse"]] == ["mcp__.*"]
     command = hooks["PreToolUse"][0]["hooks"][0]["command"]
     assert shlex.split(command)[-2:] == ["hook", "claude-code"]
+
+
+def test_the_readme_config_is_the_printed_one() -> None:
+    assert readme_config("claude-code") == printed_config("claude-code")

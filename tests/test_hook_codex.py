@@ -9,7 +9,7 @@ import subprocess
 import sys
 from typing import Any
 
-from hook_events import BUILD_LOG, hook, run_shell
+from hook_events import BUILD_LOG, hook, printed_config, readme_config, run_shell
 
 COMMON = {
     "session_id": "019c4bb4-f425-77f3-bdef-0431711e746a",
@@ -70,3 +70,7 @@ def test_print_config_has_only_the_pre_tool_hook_codex_applies() -> None:
     hooks = json.loads(done.stdout)["hooks"]
     assert list(hooks) == ["PreToolUse"] and hooks["PreToolUse"][0]["matcher"] == "Bash"
     assert shlex.split(hooks["PreToolUse"][0]["hooks"][0]["command"])[-2:] == ["hook", "codex"]
+
+
+def test_the_readme_config_is_the_printed_one() -> None:
+    assert readme_config("codex") == printed_config("codex")

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from typing import Any
 
-from hook_events import BUILD_LOG, hook, run_shell
+from hook_events import BUILD_LOG, hook, printed_config, readme_config, run_shell
 
 COMMON = {
     "session_id": "s-1",
@@ -66,3 +66,7 @@ def test_print_config_names_the_shell_tool_and_mcp_tools() -> None:
     hooks = json.loads(done.stdout)["hooks"]
     assert hooks["BeforeTool"][0]["matcher"] == "run_shell_command"
     assert hooks["AfterTool"][0]["matcher"] == "mcp_.*"
+
+
+def test_the_readme_config_is_the_printed_one() -> None:
+    assert readme_config("gemini") == printed_config("gemini")
