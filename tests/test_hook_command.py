@@ -79,7 +79,17 @@ def test_commands_that_must_run_in_the_harness_shell_are_left_alone(command: str
 def test_the_rewrite_runs_shapeclip_then_bash_with_the_command_as_one_argument() -> None:
     argv = ["/opt/venv/bin/shapeclip"]
     words = shlex.split(wrapped("echo 'a b' && ls", 4000, argv))
-    assert words == ["/opt/venv/bin/shapeclip", "--tool", "bash", "--budget", "4000", "--", "bash", "-c", "echo 'a b' && ls"]
+    assert words == [
+        "/opt/venv/bin/shapeclip",
+        "--tool",
+        "bash",
+        "--budget",
+        "4000",
+        "--",
+        "bash",
+        "-c",
+        "echo 'a b' && ls",
+    ]
 
 
 @given(st.text(alphabet=st.characters(blacklist_characters="\x00", blacklist_categories=["Cs"]), max_size=200))
