@@ -16,7 +16,7 @@ import os
 import sys
 import textwrap
 
-from . import __version__, cli_store
+from . import __version__, cli_store, hooks
 from .api import DEFAULT_BUDGET, Compressor, backend
 from .cli_input import Interrupts, read_to_end, run_command
 from .digest import DEFAULT_TIMEOUT, DigestFn, anthropic_messages, openai_chat
@@ -57,7 +57,11 @@ OpenAI-compatible server works. If the model fails, the plain marker is printed.
 
 shapeclip ledger PATH prints what shapeclip saved in an agent session recorded with
 shapeclip.Ledger(PATH): per tool, characters and estimated tokens in and out, and digest
-tokens. (A file named ledger, show or store is compressed when given as ./ledger.)
+tokens. (A file named ledger, hook, show or store is compressed when given as ./ledger.)
+
+shapeclip hook NAME answers a Claude Code, Codex CLI or Gemini CLI hook event: it runs the
+agent's shell commands through shapeclip, keeping their exit status, and compresses MCP tool
+output. shapeclip hook --print-config NAME prints the settings to paste.
 
 A wrapped command's exit status is shapeclip's: 128 + N if signal N ended it, as in a shell,
 127 if it was not found and 126 if it could not be run. SIGINT and SIGTERM are passed on to
@@ -94,7 +98,8 @@ def _parser() -> argparse.ArgumentParser:
         usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]\n"
         "       %(prog)s show ID [--lines A:B] [--grep PATTERN [-C N]] [--budget N]\n"
         "       %(prog)s store [--stats | --prune | --clear]\n"
-        "       %(prog)s ledger PATH",
+        "       %(prog)s ledger PATH\n"
+        "       %(prog)s hook claude-code|codex|gemini [--budget N] [--print-config]",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
         epilog=EPILOG.format(kinds=_tool_kinds()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -195,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
         return cli_store.run(argv)
     if argv[:1] == ["ledger"]:
         return _print_ledger(argv[1:])
+    if argv[:1] == ["hook"]:
+        return hooks.run(argv[1:])
     # Everything after the first `--` is a command to run, not options of ours.
     split = argv.index("--") if "--" in argv else len(argv)
     own, command = argv[:split], argv[split + 1 :]

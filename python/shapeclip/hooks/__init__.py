@@ -1,0 +1,87 @@
+"""`shapeclip hook NAME`: shapeclip as a command hook of Claude Code, Codex CLI or Gemini CLI.
+
+The harness runs the hook with its event as JSON on standard input and reads the answer as
+JSON on standard output. A pre-tool event on the shell tool gets the command rewritten to run
+under shapeclip (see `command`); a post-tool event gets its output compressed in place, in the
+shape it came in (see `output`). Every other event gets `{}`, which all three read as "change
+nothing".
+
+A hook must never be why a tool call fails: input that is not a JSON object, or any error
+while answering, gives `{}` too, with a note on standard error, and the exit status is 0.
+(Exit status 2 would block the tool in all three harnesses, so even a bad command line exits
+1, which they report and go on.) `shapeclip hook --print-config NAME` prints the settings to
+paste, naming this very shapeclip, so the harness needs no PATH of its own to find it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from types import ModuleType
+from typing import Any, NoReturn
+
+from ..api import DEFAULT_BUDGET
+from . import claude_code, codex, gemini
+from .command import shapeclip_argv
+from .output import Settings
+
+HARNESSES: dict[str, ModuleType] = {module.NAME: module for module in (claude_code, codex, gemini)}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+def _budget(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of characters, at least 1, got {value!r}")
+    return int(value)
+
+
+def _parser() -> _Parser:
+    parser = _Parser(
+        prog="shapeclip hook",
+        description="Answer a Claude Code, Codex CLI or Gemini CLI hook event (JSON on standard input): "
+        "run shell commands through shapeclip and compress MCP tool output.",
+    )
+    parser.add_argument("name", metavar="NAME", choices=sorted(HARNESSES), help=", ".join(sorted(HARNESSES)))
+    parser.add_argument(
+        "--budget", type=_budget, default=DEFAULT_BUDGET, help=f"characters per tool output (default {DEFAULT_BUDGET})"
+    )
+    parser.add_argument("--print-config", action="store_true", help="print the hook settings to paste, and exit")
+    return parser
+
+
+def answer(name: str, raw: bytes, settings: Settings) -> dict[str, Any]:
+    """The answer of harness `name` to the event `raw`; {} for anything it cannot use."""
+    try:
+        event = json.loads(raw)
+    except ValueError as exc:
+        print(f"shapeclip hook {name}: the input is not JSON ({exc}); nothing changed", file=sys.stderr)
+        return {}
+    if not isinstance(event, dict):
+        print(f"shapeclip hook {name}: the input is not a JSON object; nothing changed", file=sys.stderr)
+        return {}
+    try:
+        result: dict[str, Any] = HARNESSES[name].answer(event, settings)
+    except Exception as exc:  # a hook that fails would fail the agent's tool call
+        print(f"shapeclip hook {name}: {type(exc).__name__}: {exc}; nothing changed", file=sys.stderr)
+        return {}
+    return result
+
+
+def run(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    settings = Settings(budget=args.budget, argv=tuple(shapeclip_argv()))
+    if args.print_config:
+        budget = [] if args.budget == DEFAULT_BUDGET else ["--budget", str(args.budget)]
+        hook_command = shlex.join([*settings.argv, "hook", args.name, *budget])
+        print(HARNESSES[args.name].config(hook_command))
+        return 0
+    reply = answer(args.name, sys.stdin.buffer.read(), settings)
+    sys.stdout.write(json.dumps(reply) + "\n")
+    return 0

@@ -1,0 +1,56 @@
+"""Compressing a tool's output where a post-tool hook is handed it, in the shape it came in.
+
+Harnesses check a replacement against the original: Claude Code validates a replaced output
+against the tool's own output schema and silently keeps the original when it does not match
+(anthropics/claude-code#84439). So a string comes back a string, a list of MCP content
+blocks a list with the same blocks, and an MCP result object (`{"content": [...]}`) the same
+object with new text in its text blocks. Images and other blocks are never touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..api import compress
+from ..store import Store
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every hook answer needs: the per-call budget, and how to run shapeclip again."""
+
+    budget: int
+    argv: tuple[str, ...]
+
+
+def _text_blocks(blocks: list[Any]) -> list[int]:
+    return [
+        i for i, block in enumerate(blocks)
+        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+    ]  # fmt: skip
+
+
+def _compressed_blocks(blocks: list[Any], tool: str, budget: int, store: Store | None) -> list[Any] | None:
+    indices = _text_blocks(blocks)
+    if not indices or sum(len(blocks[i]["text"]) for i in indices) <= budget:
+        return None
+    # The text blocks share the budget evenly, so the result as a whole stays within it.
+    share = max(budget // len(indices), 1)
+    out = list(blocks)
+    for i in indices:
+        out[i] = {**blocks[i], "text": compress(blocks[i]["text"], tool, share, store=store)}
+    return out
+
+
+def compressed_output(value: object, tool: str, budget: int, store: Store | None) -> object | None:
+    """`value` with its text compressed to `budget` characters in all, in the same shape; None
+    when it already fits or has no shape this knows (it is then left as the tool gave it)."""
+    if isinstance(value, str):
+        return None if len(value) <= budget else compress(value, tool, budget, store=store)
+    if isinstance(value, list):
+        return _compressed_blocks(value, tool, budget, store)
+    if isinstance(value, dict) and isinstance(value.get("content"), list):
+        blocks = _compressed_blocks(value["content"], tool, budget, store)
+        return None if blocks is None else {**value, "content": blocks}
+    return None

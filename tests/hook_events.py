@@ -1,0 +1,65 @@
+"""Running `shapeclip hook NAME` as a harness does, and the commands it writes as its shell does.
+
+Both go through real processes: the hook reads its event on standard input and answers on
+standard output, and a rewritten command is run by `bash -c`, the way the harnesses' shell
+tools run a command string.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+BUILD_LOG = "".join(f"[{i:05}] compiling module_{i}.c\n" for i in range(6_000)) + "error: linker failed\n"
+
+
+def hook(name: str, event: object, *args: str, raw: bytes | None = None) -> tuple[dict[str, Any], str]:
+    """The answer of `shapeclip hook NAME` to `event` (or to `raw` bytes), and its stderr; the
+    hook must exit 0 and print one JSON object whatever it was given."""
+    stdin = json.dumps(event).encode() if raw is None else raw
+    done = subprocess.run(
+        [sys.executable, "-m", "shapeclip", "hook", name, *args], input=stdin, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    reply = json.loads(done.stdout)
+    assert isinstance(reply, dict)
+    return reply, done.stderr.decode()
+
+
+def run_shell(command: str, cwd: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`command` run by bash as a harness's shell tool runs it, output and errors merged."""
+    return subprocess.run(
+        ["bash", "-c", command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env=os.environ,
+    )
+
+
+def printed_config(name: str) -> dict[str, Any]:
+    """`shapeclip hook --print-config NAME` as JSON, run as `python -m shapeclip`."""
+    done = subprocess.run([sys.executable, "-m", "shapeclip", "hook", "--print-config", name], capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
+    config = json.loads(done.stdout)
+    assert isinstance(config, dict)
+    return config
+
+
+def readme_config(name: str) -> dict[str, Any]:
+    """The settings block the README gives for NAME, with `shapeclip` where the printed
+    config names the running interpreter's shapeclip."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(rf"`shapeclip hook --print-config {name}`.*?```json\n(.*?)```", readme, re.DOTALL)
+    here = shlex.join([sys.executable, "-m", "shapeclip"])
+    config = json.loads(block.replace('"shapeclip hook', f'"{here} hook'))
+    assert isinstance(config, dict)
+    return config

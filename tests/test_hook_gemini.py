@@ -1,0 +1,72 @@
+"""`shapeclip hook gemini` with events in the shapes of Gemini CLI's hooks reference
+(docs/hooks/reference.md): BeforeTool on run_shell_command, AfterTool with llmContent."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from typing import Any
+
+from hook_events import BUILD_LOG, hook, printed_config, readme_config, run_shell
+
+COMMON = {
+    "session_id": "s-1",
+    "transcript_path": "/home/me/.gemini/tmp/chat.json",
+    "cwd": "/home/me/demo",
+    "timestamp": "2026-08-20T10:00:00Z",
+}
+
+
+def before_shell(command: str) -> dict[str, Any]:
+    return {
+        **COMMON,
+        "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": command, "description": "build"},
+    }
+
+
+def test_before_tool_merges_a_rewritten_command_into_the_arguments(tmp_path: Any) -> None:
+    (tmp_path / "log").write_text(BUILD_LOG)
+    reply, _ = hook("gemini", before_shell("cat log && false"), "--budget", "2500")
+    out = reply["hookSpecificOutput"]
+    assert out["hookEventName"] == "BeforeTool" and list(out["tool_input"]) == ["command"]
+    done = run_shell(out["tool_input"]["command"], cwd=str(tmp_path))
+    assert done.returncode == 1 and len(done.stdout) <= 2500 and "[shapeclip:" in done.stdout
+    assert shlex.split(out["tool_input"]["command"])[-1] == "cat log && false"
+
+
+def test_after_tool_replaces_a_long_result_through_deny_and_reason() -> None:
+    response = {"llmContent": BUILD_LOG, "returnDisplay": "build log"}
+    event = {**COMMON, "hook_event_name": "AfterTool", "tool_name": "mcp_ci_build_log", "tool_input": {}}
+    reply, _ = hook("gemini", {**event, "tool_response": response}, "--budget", "3000")
+    assert reply["decision"] == "deny" and len(reply["reason"]) <= 3000 and "[shapeclip:" in reply["reason"]
+    assert hook("gemini", {**event, "tool_response": {"llmContent": "ok", "returnDisplay": "ok"}}) == ({}, "")
+    # Parts (a list, not text) are a shape left as it is.
+    parts = {"llmContent": [{"text": BUILD_LOG}], "returnDisplay": ""}
+    assert hook("gemini", {**event, "tool_response": parts}) == ({}, "")
+
+
+def test_interactive_and_state_changing_commands_are_left_alone() -> None:
+    for command in ("htop", "cd /tmp", "export A=1", "python"):
+        assert hook("gemini", before_shell(command)) == ({}, "")
+
+
+def test_malformed_input_passes_through_with_a_note() -> None:
+    # Gemini CLI parses standard error when standard output is empty, so the answer must
+    # always be printed: {} and the note only on standard error.
+    reply, note = hook("gemini", None, raw=b"<html>")
+    assert reply == {} and note.startswith("shapeclip hook gemini: the input is not JSON")
+
+
+def test_print_config_names_the_shell_tool_and_mcp_tools() -> None:
+    done = subprocess.run([sys.executable, "-m", "shapeclip", "hook", "--print-config", "gemini"], capture_output=True)
+    hooks = json.loads(done.stdout)["hooks"]
+    assert hooks["BeforeTool"][0]["matcher"] == "run_shell_command"
+    assert hooks["AfterTool"][0]["matcher"] == "mcp_.*"
+
+
+def test_the_readme_config_is_the_printed_one() -> None:
+    assert readme_config("gemini") == printed_config("gemini")
