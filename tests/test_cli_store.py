@@ -43,6 +43,10 @@ def test_show_greps_with_numbers_and_context(stored: tuple[Path, str]) -> None:
         "--\n149-line 149\n150:line 150 error\n151-line 151\n"
     )
     assert run(path, "show", entry_id, "--grep", r"^line 29\d").stdout.decode().splitlines()[0] == "290:line 290"
+    # Without context grep prints no `--` between matches that do not touch.
+    assert run(path, "show", entry_id, "--grep", "error", "--lines", "40:110").stdout == (
+        b"50:line 50 error\n100:line 100 error\n"
+    )
 
 
 def test_show_budget_compresses_what_it_prints(stored: tuple[Path, str]) -> None:

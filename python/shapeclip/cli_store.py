@@ -72,7 +72,7 @@ def _store_parser() -> argparse.ArgumentParser:
 
 def grep_lines(lines: Iterable[tuple[int, str]], pattern: re.Pattern[str], context: int) -> Iterator[str]:
     """`grep -n -C context` over numbered lines: `N:line` for a match, `N-line` around one,
-    `--` between groups that do not touch."""
+    and with context, `--` between groups that do not touch (grep prints none without)."""
     before: deque[tuple[int, str]] = deque(maxlen=context)
     after = 0
     last_shown = 0
@@ -80,20 +80,20 @@ def grep_lines(lines: Iterable[tuple[int, str]], pattern: re.Pattern[str], conte
         text = line.rstrip("\n")
         if pattern.search(text):
             for n, held in before:
-                yield from _row(n, "-", held, last_shown)
+                yield from _row(n, "-", held, last_shown, context)
                 last_shown = n
             before.clear()
-            yield from _row(number, ":", text, last_shown)
+            yield from _row(number, ":", text, last_shown, context)
             last_shown, after = number, context
         elif after > 0:
-            yield from _row(number, "-", text, last_shown)
+            yield from _row(number, "-", text, last_shown, context)
             last_shown, after = number, after - 1
         elif context:
             before.append((number, text))
 
 
-def _row(number: int, sep: str, text: str, last_shown: int) -> Iterator[str]:
-    if last_shown and number > last_shown + 1:
+def _row(number: int, sep: str, text: str, last_shown: int, context: int) -> Iterator[str]:
+    if context and last_shown and number > last_shown + 1:
         yield "--\n"
     yield f"{number}{sep}{text}\n"
 
