@@ -107,11 +107,40 @@ def test_a_log_plan_closes_with_the_way_back(tmp_path: Path) -> None:
     closing = result.text.rstrip("\n").rsplit("\n", 1)[-1]
     assert f"run shapeclip show {result.stored.id} --lines " in closing
     assert f"or read {result.stored.path} with offset " in closing
+    assert " (or any range above), run shapeclip show " in closing
     lines = lines_of(LOG)
     for _, a, b in SHOW.findall(result.text):
         assert store.lines(result.stored.id, int(a), int(b)) == lines[int(a) - 1 : int(b)]
+    # Each gap marker's range is one that command reads: exactly the lines it stands for.
+    gaps = re.findall(r"^\[lines? ([\d,]+)(?:-([\d,]+))? omitted", result.text, re.M)
+    assert gaps
+    for a, b in gaps:
+        first, last = int(a.replace(",", "")), int((b or a).replace(",", ""))
+        assert any(lo <= first and last <= hi for lo, hi in result.omitted_ranges)
+        assert store.lines(result.stored.id, first, last) == lines[first - 1 : last]
     plain = shapeclip.compress(LOG, "bash", 4000)
     assert "sed -n" in plain and "shapeclip show" not in plain
+
+
+def test_a_search_plan_closes_with_the_way_back(tmp_path: Path) -> None:
+    flood = "".join(f"src/mod_{i % 40}.py:{i}:    value = compute({i})\n" for i in range(1, 6000))
+    store = Store(tmp_path / "s")
+    result = shapeclip.compress_detailed(flood, "grep", 4000, store=store)
+    assert result.shape == "search" and result.stored is not None and len(result.text) <= 4000
+    closing = result.text.rsplit("\n", 1)[-1]
+    assert f"run shapeclip show {result.stored.id} --grep 'PATTERN' with a file's path" in closing
+    assert f"or read {result.stored.path}." in closing
+    # Following it for one file gives that file's rows, all of them, numbered as stored.
+    shown = subprocess.run(
+        [sys.executable, "-m", "shapeclip", "show", result.stored.id, "--grep", "^src/mod_7\\.py:"],
+        capture_output=True, text=True, env={**os.environ, "SHAPECLIP_STORE": str(store.path)}, check=True,
+    ).stdout.splitlines()
+    rows = [(n, line) for n, line in enumerate(flood.splitlines(), 1) if line.startswith("src/mod_7.py:")]
+    assert shown == [f"{n}:{line}" for n, line in rows]
+    compact = shapeclip.compress(flood, "grep", 700, store=store)
+    assert len(compact) <= 700 and f"; shapeclip show {result.stored.id} --grep 'PATTERN']" in compact
+    plain = shapeclip.compress(flood, "grep", 4000)
+    assert "search again narrower" in plain and "shapeclip show" not in plain
 
 
 def test_a_stream_writes_as_it_goes_and_keeps_only_what_was_cut(tmp_path: Path) -> None:

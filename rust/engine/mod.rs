@@ -163,11 +163,16 @@ impl Engine {
                 omitted_chars: 0,
             }
         } else {
-            search::plan::plan(&search, &totals, self.budget)
-                .or_else(|| log.and_then(|l| l.plan(&window, &totals, &self.profile)))
-                // A planner's bound is by construction; this keeps it even if that has a bug.
-                .filter(|plan| char_count(&plan.render()) <= self.budget)
-                .unwrap_or_else(|| clip::plan(&window, &totals, room, &self.profile))
+            search::plan::plan(
+                &search,
+                &totals,
+                self.budget,
+                self.profile.way_back.as_ref(),
+            )
+            .or_else(|| log.and_then(|l| l.plan(&window, &totals, &self.profile)))
+            // A planner's bound is by construction; this keeps it even if that has a bug.
+            .filter(|plan| char_count(&plan.render()) <= self.budget)
+            .unwrap_or_else(|| clip::plan(&window, &totals, room, &self.profile))
         };
         let digest = sampler.and_then(|sampler| digest_slot(&plan, &sampler));
         Outcome {

@@ -414,9 +414,16 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
         ),
     };
     let grep = if what.is_empty() { "" } else { &grep };
+    // The stored copy's lines are numbered as every gap marker is, so the one command named
+    // here reads any of them: said once, not in each gap marker, where it would cost a line.
+    let any = if omitted.way_back.is_some() {
+        " (or any range above)"
+    } else {
+        ""
+    };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: {lines} omitted from this {} output (~{}){left_out}. To see lines {}-{}, {way}{grep}.]\n",
+            "[shapeclip: {lines} omitted from this {} output (~{}){left_out}. To see lines {}-{}{any}, {way}{grep}.]\n",
             omitted.tool,
             plural(tokens_for_chars(omitted.chars), "token", "tokens"),
             thousands(a),

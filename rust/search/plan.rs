@@ -22,6 +22,7 @@ use crate::engine::sink::Totals;
 use crate::lookalike::disarm;
 use crate::plan::{Piece, Plan, Shape, gaps, more_chars_note};
 use crate::text::{char_count, plural, thousands};
+use crate::way_back::WayBack;
 
 /// The output under construction, with its length in characters.
 #[derive(Debug, Default)]
@@ -191,7 +192,12 @@ impl<'a> Paths<'a> {
 /// Plans `planner`'s output into `budget` characters, or `None` when it is not search output
 /// or not even the roll-up of everything fits (the clip then runs).
 #[must_use]
-pub fn plan(planner: &SearchPlanner, totals: &Totals, budget: u64) -> Option<Plan> {
+pub fn plan(
+    planner: &SearchPlanner,
+    totals: &Totals,
+    budget: u64,
+    way_back: Option<&WayBack>,
+) -> Option<Plan> {
     if !planner.is_search_shaped() {
         return None;
     }
@@ -216,11 +222,12 @@ pub fn plan(planner: &SearchPlanner, totals: &Totals, budget: u64) -> Option<Pla
     } else {
         whole
     };
-    let tier = [Tier::Full, Tier::Compact]
+    let closing = [Tier::Full, Tier::Compact]
         .into_iter()
-        .find(|&t| widest_marker(planner, t) <= budget / 4)?;
-    grouped(planner, paths, budget, tier)
-        .or_else(|| rolled(planner, paths, budget, tier))
+        .map(|tier| Closing { tier, way_back })
+        .find(|&c| widest_marker(planner, c) <= budget / 4)?;
+    grouped(planner, paths, budget, closing)
+        .or_else(|| rolled(planner, paths, budget, closing))
         .map(|out| out.into_plan(totals, false))
 }
 
@@ -306,14 +313,19 @@ fn header(path: &str, matches: u64, shown: u64) -> String {
 
 /// Step 2: every file's header, then first matches round by round. `None` when the headers do
 /// not all fit.
-fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -> Option<Out> {
+fn grouped(
+    planner: &SearchPlanner,
+    paths: Paths<'_>,
+    budget: u64,
+    closing: Closing<'_>,
+) -> Option<Out> {
     let table = &planner.table;
     let files = &table.files;
     // Files past the table's cap have no entries to head.
     if table.spilled_files > 0 {
         return None;
     }
-    let widest = widest_marker(planner, tier);
+    let widest = widest_marker(planner, closing);
     let mut room = budget.checked_sub(widest + paths.note_chars())?;
     // Stops at the first header that does not fit: a flood of files costs no more than that.
     for file in files {
@@ -380,7 +392,7 @@ fn grouped(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -
         others_shown: others.len() as u64,
         ..Facts::widest(planner)
     };
-    out.marker(&marker(tier, &facts.exact(planner)));
+    out.marker(&marker(closing, &facts.exact(planner)));
     debug_assert!(out.chars <= budget);
     Some(out)
 }
@@ -414,8 +426,13 @@ fn pick_others<'p>(planner: &'p SearchPlanner, room: &mut u64) -> Vec<&'p Other>
 }
 
 /// Step 3: named files and directory roll-ups, and no rows.
-fn rolled(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) -> Option<Out> {
-    let widest = widest_marker(planner, tier);
+fn rolled(
+    planner: &SearchPlanner,
+    paths: Paths<'_>,
+    budget: u64,
+    closing: Closing<'_>,
+) -> Option<Out> {
+    let widest = widest_marker(planner, closing);
     let mut room = budget.checked_sub(widest + paths.note_chars())?;
     let others = pick_others(planner, &mut room);
     let shared_dir = if paths.prefix.is_empty() {
@@ -449,7 +466,7 @@ fn rolled(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) ->
         others_shown: others.len() as u64,
         ..Facts::widest(planner)
     };
-    out.marker(&marker(tier, &facts.exact(planner)));
+    out.marker(&marker(closing, &facts.exact(planner)));
     debug_assert!(out.chars <= budget);
     Some(out)
 }
@@ -459,6 +476,13 @@ fn rolled(planner: &SearchPlanner, paths: Paths<'_>, budget: u64, tier: Tier) ->
 enum Tier {
     Full,
     Compact,
+}
+
+/// How the closing marker is worded: its size, and the stored copy it points into, if any.
+#[derive(Debug, Clone, Copy)]
+struct Closing<'a> {
+    tier: Tier,
+    way_back: Option<&'a WayBack>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -519,26 +543,30 @@ impl Facts {
     }
 }
 
-/// The longest marker this input could need in `tier`, whichever listing it describes.
-fn widest_marker(planner: &SearchPlanner, tier: Tier) -> u64 {
+/// The longest marker this input could need, whichever listing it describes.
+fn widest_marker(planner: &SearchPlanner, closing: Closing<'_>) -> u64 {
     let rolled = Facts::widest(planner);
     let n = rolled.files;
     let grouped = Facts {
         listing: Listing::Grouped { with_rows: n },
         ..rolled
     };
-    char_count(&marker(tier, &rolled)).max(char_count(&marker(tier, &grouped)))
+    char_count(&marker(closing, &rolled)).max(char_count(&marker(closing, &grouped)))
 }
 
 /// The marker: what was omitted, exactly, and how to get it.
-fn marker(tier: Tier, facts: &Facts) -> String {
+fn marker(closing: Closing<'_>, facts: &Facts) -> String {
     let omitted = facts.total_matches - facts.shown_matches;
     let lines = |n: u64| if n == 1 { "line" } else { "lines" };
     // Each singular wording is no longer than its plural, so `widest_marker` bounds it.
     let one_or = |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
-    if tier == Tier::Compact {
+    if closing.tier == Tier::Compact {
+        let way = closing
+            .way_back
+            .map(|w| format!("; {}", w.show_grep("PATTERN")))
+            .unwrap_or_default();
         return format!(
-            "[shapeclip: {} of {} matched {} omitted; {}]",
+            "[shapeclip: {} of {} matched {} omitted; {}{way}]",
             thousands(omitted),
             thousands(facts.total_matches),
             lines(facts.total_matches),
@@ -594,8 +622,19 @@ fn marker(tier: Tier, facts: &Facts) -> String {
     } else {
         ""
     };
+    // With a stored copy the omitted rows are read from it; without, the search is run again.
+    let way = match closing.way_back {
+        Some(stored) => format!(
+            "To read omitted rows, run {} with a file's path or a word as PATTERN, or read {}",
+            stored.show_grep("PATTERN"),
+            stored.path,
+        ),
+        None => format!(
+            "To get the rest, search again narrower (a more specific pattern, a subdirectory{context}), or use -l for the file list and -c for per-file counts"
+        ),
+    };
     format!(
-        "[shapeclip: {} of {} matched {} omitted. {listing}{others} To get the rest, search again narrower (a more specific pattern, a subdirectory{context}), or use -l for the file list and -c for per-file counts.]",
+        "[shapeclip: {} of {} matched {} omitted. {listing}{others} {way}.]",
         thousands(omitted),
         thousands(facts.total_matches),
         lines(facts.total_matches),
