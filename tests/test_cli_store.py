@@ -80,3 +80,13 @@ def test_store_stats_prune_clear(stored: tuple[Path, str], tmp_path: Path) -> No
     assert run(path, "store").stdout.decode().startswith(f"{path}: 0 entries")
     missing = run(tmp_path / "none", "store")
     assert missing.returncode == 1 and b"there is no store" in missing.stderr
+
+
+def test_a_malformed_quota_is_a_clear_error_before_the_command_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    env = {**os.environ, "SHAPECLIP_STORE": str(tmp_path / "s"), "SHAPECLIP_STORE_MAX_BYTES": "lots"}
+    done = subprocess.run(
+        [sys.executable, "-m", "shapeclip", "--", "touch", str(marker)], capture_output=True, env=env, timeout=60
+    )
+    assert done.returncode == 2 and not marker.exists()
+    assert b"SHAPECLIP_STORE_MAX_BYTES must be a positive whole number of bytes, got 'lots'" in done.stderr

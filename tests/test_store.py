@@ -157,6 +157,20 @@ def test_an_output_over_the_quota_is_not_stored(tmp_path: Path) -> None:
     assert sorted(os.listdir(store.path)) == sorted([kept.id + ".out", kept.id + ".json"])
 
 
+def test_the_default_quota_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SHAPECLIP_STORE_MAX_BYTES", raising=False)
+    assert Store(tmp_path / "s").max_bytes == 500_000_000
+    monkeypatch.setenv("SHAPECLIP_STORE_MAX_BYTES", "100")
+    store = Store(tmp_path / "s")
+    assert store.max_bytes == 100 and Store(tmp_path / "s", max_bytes=7).max_bytes == 7
+    with pytest.raises(Refused, match="quota"):
+        store.put("x" * 101)
+    for bad in ("0", "-5", "1e9", "500MB", "\u00b2"):
+        monkeypatch.setenv("SHAPECLIP_STORE_MAX_BYTES", bad)
+        with pytest.raises(ValueError, match="SHAPECLIP_STORE_MAX_BYTES must be a positive whole number"):
+            Store(tmp_path / "s")
+
+
 def test_a_crash_before_the_rename_leaves_no_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store(tmp_path / "s")
     store.put("warm up")

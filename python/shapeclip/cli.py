@@ -222,7 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     digest = _digest(parser, args.digest, args.digest_timeout)
     # A pipe or a command cannot be read again; a file can, and its markers point into it.
     reread = args.file not in (None, "-")
-    store = None if args.no_store or reread else Store()
+    try:
+        store = None if args.no_store or reread else Store()
+    except ValueError as exc:  # a malformed quota in the environment, said before anything runs
+        parser.error(str(exc))
     compressor = Compressor(tool, args.budget, digest=digest, digest_timeout=args.digest_timeout, store=store)
     with Interrupts() as interrupts:
         if command:

@@ -2,13 +2,14 @@
 and `shapeclip show ID --lines A:B` (or any file-reading tool) gives them back exactly."""
 
 from .root import ENV_VAR, Refused, default_path
-from .store import DEFAULT_MAX_BYTES, EVICTED, Capture, Evicted, Stats, Store
+from .store import DEFAULT_MAX_BYTES, EVICTED, MAX_BYTES_ENV_VAR, Capture, Evicted, Stats, Store
 from .writer import Entry
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "ENV_VAR",
     "EVICTED",
+    "MAX_BYTES_ENV_VAR",
     "Capture",
     "Entry",
     "Evicted",

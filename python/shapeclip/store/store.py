@@ -24,6 +24,8 @@ from .root import Refused, default_path, open_root
 from .writer import ID_DIGITS, META, OUT, TEMP_PREFIX, Entry, EntryWriter, entry_from_meta, unlink_quietly
 
 DEFAULT_MAX_BYTES = 500 * 1000 * 1000
+#: Sets the quota of a store made without `max_bytes`: the CLI's, the hooks' and plugins'.
+MAX_BYTES_ENV_VAR = "SHAPECLIP_STORE_MAX_BYTES"
 #: A temporary file this old belongs to a writer that died; `prune` removes it.
 STALE_TEMP_SECONDS = 3600
 _ID = re.compile(f"[0-9a-f]{{{ID_DIGITS},64}}")
@@ -89,13 +91,16 @@ class Capture:
 
 
 class Store:
-    """Full outputs on disk, at most `max_bytes` of them (500 MB by default).
+    """Full outputs on disk, at most `max_bytes` of them: by default
+    `$SHAPECLIP_STORE_MAX_BYTES`, else 500 MB.
 
     `path` defaults to `$SHAPECLIP_STORE`, else `$XDG_CACHE_HOME/shapeclip`, else
     `~/.cache/shapeclip`. Nothing touches the disk until an output is stored or read.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, max_bytes: int | None = None) -> None:
+        if max_bytes is None:
+            max_bytes = _quota_from_environment()
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
             raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
         self.path = Path(os.path.abspath(default_path() if path is None else Path(path)))
@@ -226,6 +231,15 @@ def _outputs(root: int) -> list[tuple[int, str, int]]:
                 found.append((info.st_mtime_ns, item.name, info.st_size))
     found.sort()
     return found
+
+
+def _quota_from_environment() -> int:
+    value = os.environ.get(MAX_BYTES_ENV_VAR, "").strip()
+    if not value:
+        return DEFAULT_MAX_BYTES
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise ValueError(f"{MAX_BYTES_ENV_VAR} must be a positive whole number of bytes, got {value!r}")
+    return int(value)
 
 
 def _evict(root: int, max_bytes: int, keep: str | None) -> int:
