@@ -9,6 +9,7 @@
 
 use super::check::number;
 use super::program::Settings;
+use crate::cut::cut_before;
 use crate::engine::Outcome;
 use crate::engine::reader::LINE_PIECE_CAP;
 use crate::log::class::Class;
@@ -140,7 +141,9 @@ impl<'a> Walk<'a> {
         assert!(no <= self.total(), "a kept line past the end: {piece:?}");
         let raw = self.raw(no);
         let cleaned = clean(raw);
-        let cut = byte_at_char(&cleaned, self.line_keep);
+        // Cut at the planner's line length, or a little before where that would split a
+        // character cluster or an escape sequence.
+        let cut = cut_before(&cleaned, byte_at_char(&cleaned, self.line_keep));
         let body = piece.strip_suffix('\n').unwrap_or(piece);
         // A line that came in pieces shows its first piece, cleaned on its own: what it
         // shows is what precedes its length label. (Past half the cap in decoded bytes, since

@@ -264,7 +264,7 @@ impl SearchPlanner {
                     return;
                 }
                 if let Some(held) = self.held.take_if(|h| h.may_be_heading) {
-                    if self.confirms_heading(&held.text, line, row.is_match) {
+                    if self.confirms_heading(&held.text, line, row) {
                         self.search_lines += 1;
                         self.grow_fold(char_count(&held.text) + 2);
                         let path = held.text.strip_suffix('\r').unwrap_or(&held.text);
@@ -311,9 +311,13 @@ impl SearchPlanner {
     /// (`2024-01-02/a b/x.c:2:y` after `2024-01-02/a b/x.c:1:z`): both are rows of one file,
     /// not a heading and a row. A sure context row does not beat a bare match: `7:.a-3-a` is
     /// line 7 of the heading's file sooner than line 3 of a file `7:.a`, printed with no match.
-    fn confirms_heading(&self, held: &str, line: &str, bare_match: bool) -> bool {
-        !parse_path_row(line, self.previous())
-            .is_some_and(|choice| choice.best.certain && (choice.best.is_match || !bare_match))
+    /// Nor does a path that starts with the bare match's own `N:`: `8:a0.0a:7:` is line 8 of
+    /// the heading's file sooner than line 7 of a file `8:a0.0a`.
+    fn confirms_heading(&self, held: &str, line: &str, bare: RowParse) -> bool {
+        let beats_bare = |path: RowParse| {
+            path.certain && (!bare.is_match || (path.is_match && path.path_len < bare.text_start))
+        };
+        !parse_path_row(line, self.previous()).is_some_and(|choice| beats_bare(choice.best))
             && continued_reading(held, line).is_none()
     }
 

@@ -758,28 +758,31 @@ fn issue_11_5_deep_paths_are_counted_exactly_past_the_tree_cap() {
 
 /// Found by the search fuzzer: under a `--heading` path, the row `7:.a-3-a` also reads as a
 /// context row of a file `7:.a` (line 3), a sure reading, so the heading was taken for another
-/// line and the map counted a file of no matches instead of the heading's match.
+/// line and the map counted a file of no matches instead of the heading's match. Likewise
+/// `8:a0.0a:7:` read as a match at line 7 of a file `8:a0.0a`.
 #[test]
-fn a_bare_match_under_a_heading_is_no_context_row_of_a_path_starting_with_it() {
-    let mut input = String::new();
-    let mut truth = Vec::new();
-    for f in 0..25 {
-        _ = writeln!(input, "dir/f{f}.py\n1:a\n");
-        truth.push((format!("dir/f{f}.py"), 1));
+fn a_bare_match_under_a_heading_is_no_row_of_a_path_starting_with_it() {
+    for row in ["7:.a-3-a", "8:a0.0a:7:"] {
+        let mut input = String::new();
+        let mut truth = Vec::new();
+        for f in 0..25 {
+            _ = writeln!(input, "dir/f{f}.py\n1:a\n");
+            truth.push((format!("dir/f{f}.py"), 1));
+        }
+        _ = writeln!(input, "d7/s3/255Makefile\n{row}\n{row}");
+        truth.push(("d7/s3/255Makefile".to_owned(), 2));
+        let mut planner = super::SearchPlanner::new(100);
+        let mut reader = crate::engine::reader::LineReader::default();
+        reader.feed_str(&input, &mut planner);
+        reader.finish(&mut planner);
+        planner.end();
+        let parsed: Vec<(String, u64)> = planner
+            .table
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.matches))
+            .collect();
+        assert_eq!(parsed, truth, "{row}");
+        assert_eq!(planner.table.other_lines, 0, "{row}");
     }
-    input.push_str("d7/s3/255Makefile\n7:.a-3-a\n");
-    truth.push(("d7/s3/255Makefile".to_owned(), 1));
-    let mut planner = super::SearchPlanner::new(100);
-    let mut reader = crate::engine::reader::LineReader::default();
-    reader.feed_str(&input, &mut planner);
-    reader.finish(&mut planner);
-    planner.end();
-    let parsed: Vec<(String, u64)> = planner
-        .table
-        .files
-        .iter()
-        .map(|f| (f.path.clone(), f.matches))
-        .collect();
-    assert_eq!(parsed, truth);
-    assert_eq!(planner.table.other_lines, 0);
 }
