@@ -327,6 +327,7 @@ impl Flood {
                     .split_once("Of ")
                     .map(|(_, f)| f.split(' ').next().expect("F"))
             })
+            .or_else(|| marker.contains(" 1 file is listed ").then_some("1"))
             .unwrap_or_else(|| panic!("no file total in {marker}"));
         assert_eq!(number(said), files, "{marker}");
     }
