@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
-from ..store import Store
 from . import claude_permissions, command
-from .output import Settings, compressed_output
+from .output import Settings, compressed_and_stored
 
 NAME = "claude-code"
 
@@ -44,7 +42,7 @@ def _permission_rules(event: dict[str, Any]) -> claude_permissions.Rules:
     cwd = event.get("cwd")
     cwd = cwd if isinstance(cwd, str) and cwd else None
     project = os.environ.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
-    return claude_permissions.load(Path.home(), Path(project), Path(cwd) if cwd else None)
+    return claude_permissions.load(os.path.expanduser("~"), project, cwd)
 
 
 def rewrite_bash(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
@@ -71,7 +69,7 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     if kind == "PreToolUse" and tool == "Bash":
         return rewrite_bash(event, settings)
     if kind == "PostToolUse" and isinstance(tool, str) and tool.startswith("mcp__"):
-        replaced = compressed_output(event.get("tool_response"), tool, settings.budget, Store())
+        replaced = compressed_and_stored(event.get("tool_response"), tool, settings.budget)
         if replaced is not None:
             return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": replaced}}
     return {}

@@ -32,8 +32,7 @@ import re
 import shlex
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from typing import NamedTuple
 
 from .command import ASSIGNMENT, KEYWORDS
 
@@ -54,11 +53,11 @@ MANAGED_DIRS = {
     "darwin": "/Library/Application Support/ClaudeCode",
     "win32": r"C:\Program Files\ClaudeCode",
 }
+_PROJECT_FILES = ("settings.json", "settings.local.json")
 _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"})
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(NamedTuple):
     """The `Bash` rules of all settings files, each as its specifier (None: the whole tool).
 
     `broken` says a settings file exists that could not be read as settings: its rules are
@@ -70,9 +69,8 @@ class Rules:
     broken: bool = False
 
 
-@dataclass(frozen=True)
-class _Source:
-    path: Path
+class _Source(NamedTuple):
+    path: str
     grants: bool  # whether its allow rules count (False: read for its deny and ask rules only)
     managed: bool = False
 
@@ -92,24 +90,36 @@ def _bash_specifier(rule: str, glob_tool: bool) -> tuple[bool, str | None]:
     return True, None if specifier.strip() in ("", "*") else specifier
 
 
-def _sources(home: Path, project: Path, cwd: Path | None, platform: str) -> list[_Source]:
-    config = Path(os.environ["CLAUDE_CONFIG_DIR"]) if os.environ.get("CLAUDE_CONFIG_DIR") else home / ".claude"
-    found = [_Source(config / "settings.json", True), _Source(config / "settings.local.json", False)]
-    found += [_Source(project / ".claude" / name, True) for name in ("settings.json", "settings.local.json")]
-    if cwd is not None and cwd != project:
-        found += [_Source(cwd / ".claude" / name, False) for name in ("settings.json", "settings.local.json")]
+def _drop_ins(folder: str) -> list[str]:
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError:
+        return [folder]  # there but unreadable: read as a file, it counts as broken
+    return sorted(os.path.join(folder, name) for name in names if name.endswith(".json"))
+
+
+def _sources(home: str, project: str, cwd: str | None, platform: str) -> list[_Source]:
+    config = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
+    found = [_Source(os.path.join(config, "settings.json"), True)]
+    found += [_Source(os.path.join(config, "settings.local.json"), False)]
+    for folder, grants in ((project, True), (cwd, False)):
+        if folder is not None and (grants or os.path.abspath(folder) != os.path.abspath(project)):
+            found += [_Source(os.path.join(folder, ".claude", name), grants) for name in _PROJECT_FILES]
     managed = MANAGED_DIRS.get(platform)
     if managed is not None:
-        root = Path(managed)
-        drop_ins = sorted((root / "managed-settings.d").glob("*.json"))  # none when there is no such folder
-        found += [_Source(path, True, managed=True) for path in [root / "managed-settings.json", *drop_ins]]
+        files = [os.path.join(managed, "managed-settings.json")]
+        files += _drop_ins(os.path.join(managed, "managed-settings.d"))
+        found += [_Source(path, True, managed=True) for path in files]
     return found
 
 
-def _read(path: Path) -> dict[str, object] | None:
+def _read(path: str) -> dict[str, object] | None:
     """The settings in `path`; {} when there is no such file; None when it cannot be read."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
     except FileNotFoundError:
         return {}
     except (OSError, ValueError):
@@ -117,7 +127,7 @@ def _read(path: Path) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
-def load(home: Path, project: Path, cwd: Path | None = None, platform: str = sys.platform) -> Rules:
+def load(home: str, project: str, cwd: str | None = None, platform: str = sys.platform) -> Rules:
     """The Bash rules of the user's, the project's and the managed settings files.
 
     `project` is the project root (Claude Code gives hooks `CLAUDE_PROJECT_DIR`); a different

@@ -17,9 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..store import Store
 from .claude_code import rewritten_input
-from .output import Settings, compressed_output
+from .output import Settings, compressed_and_stored
 
 NAME = "codex"
 
@@ -34,7 +33,7 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
         decision = {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": new_input}
         return {"hookSpecificOutput": decision}
     if kind == "PostToolUse" and isinstance(tool, str):
-        replaced = compressed_output(event.get("tool_response"), tool, settings.budget, Store())
+        replaced = compressed_and_stored(event.get("tool_response"), tool, settings.budget)
         if replaced is not None:
             return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}}
     return {}
