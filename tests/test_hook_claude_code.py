@@ -9,6 +9,8 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from hook_events import BUILD_LOG, hook, printed_config, readme_config, run_shell
 
 COMMON = {
@@ -18,6 +20,15 @@ COMMON = {
     "permission_mode": "default",
     "tool_use_id": "toolu_01ABC",
 }
+
+
+@pytest.fixture(autouse=True)
+def _no_settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A HOME without Claude Code settings: no rule allows a command, so each is asked about
+    (test_hook_claude_permissions has the rules)."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
 
 
 def pre_bash(command: str, **tool_input: Any) -> dict[str, Any]:
@@ -32,7 +43,7 @@ def pre_bash(command: str, **tool_input: Any) -> dict[str, Any]:
 def rewritten(reply: dict[str, Any]) -> str:
     out = reply["hookSpecificOutput"]
     assert out["hookEventName"] == "PreToolUse"
-    assert out["permissionDecision"] == "allow"
+    assert out["permissionDecision"] == "ask"
     command = out["updatedInput"]["command"]
     assert isinstance(command, str)
     return command

@@ -9,26 +9,35 @@ A digest, when given, is asked after planning and written into the plan's marker
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from . import fallback
-from .digest import run as digest_run
-from .digest.run import DigestCall, DigestFn
+from . import DEFAULT_BUDGET as DEFAULT_BUDGET
+from . import DEFAULT_DIGEST_TIMEOUT, fallback
 from .profiles import Profile, profile_for
 from .store import Entry, Store
 from .store.keep import Keeper, Kept
+
+if TYPE_CHECKING:  # imported where used: the digest's machinery only when a digest is given
+    import logging
+
+    from .digest import run as digest_run
+    from .digest.run import DigestCall, DigestFn
 
 try:
     from . import _core
 except ImportError:  # the facade still works, with the pure-Python clip
     _core = None  # type: ignore[assignment]
 
-log = logging.getLogger("shapeclip")
 
-DEFAULT_BUDGET = 16_000
+def _log() -> logging.Logger:
+    import logging  # only when something is logged: the command line seldom logs anything
+
+    return logging.getLogger("shapeclip")
+
+
 # The core counts in 64 bits; a budget past any input's length acts like this one.
 _MAX_BUDGET = 2**62
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -41,7 +50,7 @@ def _warn_once(message: str) -> None:
     global _warned
     if not _warned:
         _warned = True
-        log.warning("%s; using the pure-Python clip", message)
+        _log().warning("%s; using the pure-Python clip", message)
 
 
 def backend() -> str:
@@ -85,7 +94,7 @@ class _Options:
     profile: Profile
     digest: DigestFn | None
     digest_timeout: float
-    digest_cache: MutableMapping[str, str]
+    digest_cache: MutableMapping[str, str] | None  # None: the shared default cache
     store: Store | None
 
     def digest_room(self) -> int:
@@ -126,7 +135,7 @@ def _options(
         profile_for(tool_name),
         digest,
         float(digest_timeout),
-        digest_run.DEFAULT_CACHE if digest_cache is None else digest_cache,
+        digest_cache,
         store,
     )
 
@@ -200,11 +209,16 @@ def _from_report(report: _core.Report, options: _Options) -> _Planned | None:
         report.omitted_lines,
         tuple(report.omitted_ranges),
     )
-    room = options.budget - len(report.text) - len(digest_run.LEAD)
-    if options.digest is None or report.digest_at is None or report.digest_input is None or room < digest_run.MIN_ROOM:
+    if options.digest is None or report.digest_at is None or report.digest_input is None:
         return _Planned(result)
+    from .digest import run as digest_run
+
+    room = options.budget - len(report.text) - len(digest_run.LEAD)
+    if room < digest_run.MIN_ROOM:
+        return _Planned(result)
+    cache = digest_run.DEFAULT_CACHE if options.digest_cache is None else options.digest_cache
     request = digest_run.Request(
-        options.digest, options.tool or "", report.digest_input, room, options.digest_timeout, options.digest_cache
+        options.digest, options.tool or "", report.digest_input, room, options.digest_timeout, cache
     )
     return _Planned(result, report.digest_at, request)
 
@@ -214,7 +228,7 @@ def _from_clip(clip: fallback.ClipResult, budget: int) -> _Planned:
     lines = clip.input_lines
     if len(clip.text) > budget:
         # Both backends broke the bound, which is a bug; the bound still holds for the caller.
-        log.error("shapeclip exceeded the budget of %d characters; returning a bare ellipsis", budget)
+        _log().error("shapeclip exceeded the budget of %d characters; returning a bare ellipsis", budget)
         return _Planned(
             Compressed("\u2026", "clip", "python", clip.input_chars, lines, clip.input_chars, lines, ((1, lines),))
         )
@@ -225,6 +239,8 @@ def _from_clip(clip: fallback.ClipResult, budget: int) -> _Planned:
 
 
 def _with_digest(planned: _Planned, answer: str | None, call: DigestCall) -> Compressed:
+    from .digest import run as digest_run
+
     result, request = planned.result, planned.request
     if answer is None or request is None:
         return replace(result, digest=call)
@@ -236,12 +252,16 @@ def _with_digest(planned: _Planned, answer: str | None, call: DigestCall) -> Com
 def _digested(planned: _Planned) -> Compressed:
     if planned.request is None:
         return planned.result
+    from .digest import run as digest_run
+
     return _with_digest(planned, *digest_run.ask(planned.request))
 
 
 async def _adigested(planned: _Planned) -> Compressed:
     if planned.request is None:
         return planned.result
+    from .digest import run as digest_run
+
     return _with_digest(planned, *await digest_run.aask(planned.request))
 
 
@@ -258,7 +278,7 @@ class Compressor:
         budget: int = DEFAULT_BUDGET,
         *,
         digest: DigestFn | None = None,
-        digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+        digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
         digest_cache: MutableMapping[str, str] | None = None,
         store: Store | None = None,
     ) -> None:
@@ -350,7 +370,7 @@ def compress_detailed(
     budget: int = DEFAULT_BUDGET,
     *,
     digest: DigestFn | None = None,
-    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
     store: Store | None = None,
 ) -> Compressed:
@@ -364,7 +384,7 @@ async def acompress_detailed(
     budget: int = DEFAULT_BUDGET,
     *,
     digest: DigestFn | None = None,
-    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
     store: Store | None = None,
 ) -> Compressed:
@@ -378,7 +398,7 @@ def compress(
     budget: int = DEFAULT_BUDGET,
     *,
     digest: DigestFn | None = None,
-    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
     store: Store | None = None,
 ) -> str:
@@ -412,7 +432,7 @@ async def acompress(
     budget: int = DEFAULT_BUDGET,
     *,
     digest: DigestFn | None = None,
-    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
+    digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
     digest_cache: MutableMapping[str, str] | None = None,
     store: Store | None = None,
 ) -> str:

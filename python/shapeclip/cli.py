@@ -15,14 +15,18 @@ import math
 import os
 import sys
 import textwrap
+from typing import TYPE_CHECKING
 
-from . import __version__, cli_store, hooks
-from .api import DEFAULT_BUDGET, Compressor, backend
-from .cli_input import Interrupts, read_to_end, run_command
-from .digest import DEFAULT_TIMEOUT, DigestFn, anthropic_messages, openai_chat
-from .ledger import Ledger
-from .profiles import DEFAULT, TOOL_PROFILES
-from .store import Store
+from . import __version__
+
+if TYPE_CHECKING:
+    from .api import Compressor
+    from .cli_input import Interrupts
+    from .digest import DigestFn
+
+# Each command imports what it needs when it runs (`shapeclip hook` needs neither the
+# compressor nor digests, `shapeclip -- make` no hooks, messages or ledger): under a harness's
+# hook, every shell command starts two of these processes, so start-up is paid twice.
 
 EPILOG = """\
 Run a command and compress what it prints:  shapeclip --budget 4000 -- make -k test
@@ -72,6 +76,8 @@ reading; what was read is printed, and the exit status is 128 + N.
 
 
 def _tool_kinds() -> str:
+    from .profiles import DEFAULT, TOOL_PROFILES
+
     names: dict[str, list[str]] = {}
     for name, profile in TOOL_PROFILES.items():
         names.setdefault(profile.kind, []).append(name)
@@ -93,6 +99,9 @@ def _positive_int(value: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from . import DEFAULT_BUDGET, DEFAULT_DIGEST_TIMEOUT
+    from .api import backend
+
     parser = argparse.ArgumentParser(
         prog="shapeclip",
         usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]\n"
@@ -129,8 +138,8 @@ def _parser() -> argparse.ArgumentParser:
         "--digest-timeout",
         metavar="SECONDS",
         type=_seconds,
-        default=DEFAULT_TIMEOUT,
-        help=f"give up on the digest after this long and print the plain marker (default {DEFAULT_TIMEOUT:g})",
+        default=DEFAULT_DIGEST_TIMEOUT,
+        help=f"give up on the digest after this long and print the plain marker (default {DEFAULT_DIGEST_TIMEOUT:g})",
     )
     parser.add_argument(
         "--no-store",
@@ -161,6 +170,8 @@ def _digest_spec(value: str) -> tuple[str, str]:
 def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeout: float) -> DigestFn | None:
     if spec is None:
         return None
+    from .digest import anthropic_messages, openai_chat
+
     sdk, model = spec
     try:
         module = importlib.import_module(sdk)
@@ -177,6 +188,8 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeo
 
 
 def _print_ledger(argv: list[str]) -> int:
+    from .ledger import Ledger
+
     parser = argparse.ArgumentParser(
         prog="shapeclip ledger",
         description="Print what shapeclip saved in a session recorded by shapeclip.Ledger(PATH): "
@@ -196,12 +209,24 @@ def _print_ledger(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in cli_store.COMMANDS:
-        return cli_store.run(argv)
+    if argv[:1] == ["hook"]:
+        from . import hooks
+
+        return hooks.run(argv[1:])
     if argv[:1] == ["ledger"]:
         return _print_ledger(argv[1:])
-    if argv[:1] == ["hook"]:
-        return hooks.run(argv[1:])
+    if argv[:1] in (["show"], ["store"]):
+        from . import cli_store
+
+        return cli_store.run(argv)
+    return _compress(argv)
+
+
+def _compress(argv: list[str]) -> int:
+    from .api import Compressor
+    from .cli_input import Interrupts, run_command
+    from .store import Store
+
     # Everything after the first `--` is a command to run, not options of ours.
     split = argv.index("--") if "--" in argv else len(argv)
     own, command = argv[:split], argv[split + 1 :]
@@ -241,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _read_input(parser: argparse.ArgumentParser, file: str, compressor: Compressor, interrupts: Interrupts) -> None:
+    from .cli_input import read_to_end
+
     if file == "-":
         read_to_end(sys.stdin.fileno(), compressor, interrupts)
         return

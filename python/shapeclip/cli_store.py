@@ -19,9 +19,6 @@ from .api import compress
 from .store import EVICTED, Evicted, Refused, Store
 from .store.store import numbered
 
-#: The first word of a command line that asks for one of these instead of a compression.
-COMMANDS = ("show", "store")
-
 
 def _line_range(value: str) -> tuple[int, int]:
     first, sep, last = value.partition(":")

@@ -22,14 +22,14 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import os
 import sys
-import uuid
 import weakref
 from typing import Any
 
 # Tokens start with this process's own prefix, so a cache shared between processes never
 # mistakes one process's object for another's.
-_PROCESS = uuid.uuid4().hex
+_PROCESS = os.urandom(16).hex()  # as random as a uuid4, without importing uuid
 _counter = itertools.count()
 # id() of a tracked object -> (a weak reference to it, its token); dropped when it dies.
 _tokens: dict[int, tuple[weakref.ref[Any], int]] = {}

@@ -8,12 +8,9 @@ identity, the tool and the sample, so compressing the same output again gives th
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextvars
 import hashlib
 import inspect
-import logging
 import re
 import threading
 import time
@@ -21,18 +18,28 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    import concurrent.futures
+    import logging
+
+from .. import DEFAULT_DIGEST_TIMEOUT
 from ..cut import cut_before
 from .identity import identity
 from .prompt import PROMPT_VERSION
 
-log = logging.getLogger("shapeclip.digest")
+
+def _log() -> logging.Logger:
+    import logging  # only when something is logged
+
+    return logging.getLogger("shapeclip.digest")
+
 
 #: What a digest is: `(omitted_text, tool_name) -> str | None`, or a coroutine function of that.
 DigestFn = Callable[[str, str], "str | None"] | Callable[[str, str], Awaitable["str | None"]]
 
-DEFAULT_TIMEOUT = 10.0
+DEFAULT_TIMEOUT = DEFAULT_DIGEST_TIMEOUT
 #: An answer longer than this is not a 120-word digest; it is not used at all.
 ABSURD_CHARS = 6_000
 #: Less room than this in the marker and no digest is asked for.
@@ -179,11 +186,11 @@ def _store(request: Request, text: str) -> None:
         if key is not None:
             request.cache[key] = text
     except Exception as exc:  # a user's mapping may fail; the answer is good all the same
-        log.debug("digest cache store failed: %r", exc)
+        _log().debug("digest cache store failed: %r", exc)
 
 
 def _failed(request: Request, started: float, reason: str) -> tuple[None, DigestCall]:
-    log.debug("digest fell back to the plain marker: %s", reason)
+    _log().debug("digest fell back to the plain marker: %s", reason)
     latency = time.perf_counter() - started
     return None, DigestCall(len(request.sample), 0, None, latency, cached=False, fell_back=True, reason=reason)
 
@@ -193,7 +200,7 @@ def _cached(request: Request) -> tuple[str, DigestCall] | None:
         key = request.key()
         text = None if key is None else request.cache.get(key)
     except Exception as exc:  # a user's mapping may fail; it must not fail the compression
-        log.debug("digest cache lookup failed: %r", exc)
+        _log().debug("digest cache lookup failed: %r", exc)
         return None
     if not isinstance(text, str):
         return None
@@ -205,6 +212,8 @@ def ask(request: Request) -> tuple[str | None, DigestCall]:
     hit = _cached(request)
     if hit is not None:
         return hit
+    import concurrent.futures  # here, like asyncio below: most compressions ask no digest
+
     started = time.perf_counter()
     try:
         raw = _in_daemon_thread(request).result(timeout=request.timeout)
@@ -219,6 +228,8 @@ def _in_daemon_thread(request: Request) -> concurrent.futures.Future[object]:
     """The digest's answer, from a daemon thread. A call that hangs is abandoned, and since
     the interpreter joins an executor's workers at exit, only a daemon thread lets the process
     end when the caller is done."""
+    import concurrent.futures
+
     future: concurrent.futures.Future[object] = concurrent.futures.Future()
     # The caller's context goes along, as asyncio.to_thread would take it (tracing, for one).
     context = contextvars.copy_context()
@@ -238,6 +249,8 @@ def _in_daemon_thread(request: Request) -> concurrent.futures.Future[object]:
 def _call_blocking(request: Request) -> object:
     result = request.digest(request.sample, request.tool_name)
     if inspect.isawaitable(result):
+        import asyncio
+
         return asyncio.run(_awaited(result))
     return result
 
@@ -255,6 +268,8 @@ async def _awaited(awaitable: Awaitable[object]) -> object:
 
 async def aask(request: Request) -> tuple[str | None, DigestCall]:
     """Awaits an async digest, or runs a sync one in a thread, under the timeout."""
+    import asyncio  # already loaded: the caller's event loop runs this
+
     hit = _cached(request)
     if hit is not None:
         return hit

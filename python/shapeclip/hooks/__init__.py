@@ -22,7 +22,7 @@ import sys
 from types import ModuleType
 from typing import Any, NoReturn
 
-from ..api import DEFAULT_BUDGET
+from .. import DEFAULT_BUDGET
 from . import claude_code, codex, gemini
 from .command import shapeclip_argv
 from .output import Settings

@@ -17,9 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..store import Store
-from .claude_code import rewrite_shell
-from .output import Settings, compressed_output
+from .claude_code import rewritten_input
+from .output import Settings, compressed_and_stored
 
 NAME = "codex"
 
@@ -28,9 +27,13 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     tool = event.get("tool_name")
     kind = event.get("hook_event_name")
     if kind == "PreToolUse" and tool == "Bash":
-        return rewrite_shell(event, settings, "PreToolUse")
+        new_input = rewritten_input(event, settings)
+        if new_input is None:
+            return {}
+        decision = {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": new_input}
+        return {"hookSpecificOutput": decision}
     if kind == "PostToolUse" and isinstance(tool, str):
-        replaced = compressed_output(event.get("tool_response"), tool, settings.budget, Store())
+        replaced = compressed_and_stored(event.get("tool_response"), tool, settings.budget)
         if replaced is not None:
             return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}}
     return {}

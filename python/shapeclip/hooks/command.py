@@ -56,9 +56,9 @@ _SSH_VALUE_OPTIONS = frozenset(f"-{letter}" for letter in "BbcDEeFIiJLlmOopQRSWw
 # Environment managers' subcommands that change the calling shell.
 _ACTIVATORS = {"conda": {"activate", "deactivate"}, "mamba": {"activate", "deactivate"}, "nvm": {"use"}}
 # Words after which the next word names a command again.
-_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "time", "{", "}", "fi", "done"})
+KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "time", "{", "}", "fi", "done"})
 _PUNCTUATION = "();<>|&\n"
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 _PYTHON_VERSIONED = re.compile(r"python3(\.\d+)?")
 
 
@@ -111,7 +111,7 @@ def simple_commands(command: str) -> Iterator[list[str]]:
         if redirect_target:
             redirect_target = False
             continue
-        if not words and token in _KEYWORDS:
+        if not words and token in KEYWORDS:
             continue
         words.append(token)
     if words:
@@ -121,7 +121,7 @@ def simple_commands(command: str) -> Iterator[list[str]]:
 def _name(words: Sequence[str]) -> tuple[str, list[str]]:
     """The command's name without a path, and its arguments, past `VAR=value` prefixes."""
     index = 0
-    while index < len(words) and _ASSIGNMENT.match(words[index]):
+    while index < len(words) and ASSIGNMENT.match(words[index]):
         index += 1
     if index == len(words):
         return "", []

@@ -18,9 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..store import Store
 from . import command
-from .output import Settings, compressed_output
+from .output import Settings, compressed_and_stored
 
 NAME = "gemini"
 SHELL_TOOL = "run_shell_command"
@@ -40,7 +39,7 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     if kind == "AfterTool" and isinstance(tool, str):
         response = event.get("tool_response")
         content = response.get("llmContent") if isinstance(response, dict) else None
-        replaced = compressed_output(content, tool, settings.budget, Store()) if isinstance(content, str) else None
+        replaced = compressed_and_stored(content, tool, settings.budget) if isinstance(content, str) else None
         if isinstance(replaced, str):
             return {"decision": "deny", "reason": replaced}
     return {}

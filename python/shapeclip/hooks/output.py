@@ -9,16 +9,15 @@ object with new text in its text blocks. Images and other blocks are never touch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..api import compress
-from ..store import Store
+if TYPE_CHECKING:  # it and `compress` are imported where there is output: a PreToolUse hook has none
+    from ..store import Store
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What every hook answer needs: the per-call budget, and how to run shapeclip again."""
+class Settings(NamedTuple):
+    """What every hook answer needs: the per-call budget, and how to run shapeclip again.
+    (A named tuple, not a dataclass, so that a hook's start does not import `dataclasses`.)"""
 
     budget: int
     argv: tuple[str, ...]
@@ -32,6 +31,8 @@ def _text_blocks(blocks: list[Any]) -> list[int]:
 
 
 def _compressed_blocks(blocks: list[Any], tool: str, budget: int, store: Store | None) -> list[Any] | None:
+    from ..api import compress
+
     indices = _text_blocks(blocks)
     if not indices or sum(len(blocks[i]["text"]) for i in indices) <= budget:
         return None
@@ -47,6 +48,8 @@ def compressed_output(value: object, tool: str, budget: int, store: Store | None
     """`value` with its text compressed to `budget` characters in all, in the same shape; None
     when it already fits or has no shape this knows (it is then left as the tool gave it)."""
     if isinstance(value, str):
+        from ..api import compress
+
         return None if len(value) <= budget else compress(value, tool, budget, store=store)
     if isinstance(value, list):
         return _compressed_blocks(value, tool, budget, store)
@@ -54,3 +57,10 @@ def compressed_output(value: object, tool: str, budget: int, store: Store | None
         blocks = _compressed_blocks(value["content"], tool, budget, store)
         return None if blocks is None else {**value, "content": blocks}
     return None
+
+
+def compressed_and_stored(value: object, tool: str, budget: int) -> object | None:
+    """`compressed_output` with the whole output kept in the default store, as a hook keeps it."""
+    from ..store import Store
+
+    return compressed_output(value, tool, budget, Store())

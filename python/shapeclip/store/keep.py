@@ -10,13 +10,20 @@ decided as the core decides it, by the input's length in characters.
 from __future__ import annotations
 
 import codecs
-import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .store import Capture, Store
 from .writer import Entry
 
-log = logging.getLogger("shapeclip")
+if TYPE_CHECKING:
+    import logging
+
+
+def _log() -> logging.Logger:
+    import logging  # only when something is logged
+
+    return logging.getLogger("shapeclip")
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class Keeper:
 
     def _fail(self, exc: Exception) -> None:
         self._error = str(exc) or type(exc).__name__
-        log.debug("shapeclip: the output is not stored: %s", self._error)
+        _log().debug("shapeclip: the output is not stored: %s", self._error)
         self._drop()
 
     def _drop(self) -> None:
@@ -63,7 +70,7 @@ class Keeper:
             try:
                 capture.drop()
             except Exception:
-                log.debug("shapeclip: dropping a stored copy failed", exc_info=True)
+                _log().debug("shapeclip: dropping a stored copy failed", exc_info=True)
 
     def feed(self, chunk: str | bytes) -> None:
         """`chunk` must be valid text already (no lone surrogates): the facade checks it."""

@@ -1,0 +1,57 @@
+"""What the command line imports, so that its start-up cannot grow back unnoticed.
+
+Under a harness's hook every shell command starts two shapeclip processes, `shapeclip hook`
+and then the wrapped `shapeclip -- command`, so their imports are paid twice per command
+(README, "What a call costs"). The hook needs neither the compressor nor digests; the
+wrapper needs the compressor but not digests (nor their asyncio), logging, messages or hooks.
+Each test runs the real command under `python -X importtime` and reads what it imported.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import shapeclip
+
+EVENT = {
+    "session_id": "s",
+    "cwd": "/",
+    "permission_mode": "default",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "npm test 2>&1 | tail -40", "description": "Run tests"},
+}
+NEVER_AT_START = {"asyncio", "ssl", "concurrent.futures", "logging", "shapeclip.messages", "shapeclip.ledger"}
+
+
+def imported(*args: str, stdin: bytes = b"") -> set[str]:
+    """The modules `python -m shapeclip ARGS` imported, as `-X importtime` lists them."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "shapeclip", *args], input=stdin, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    lines = done.stderr.decode().splitlines()
+    return {line.rsplit("|", 1)[1].strip() for line in lines if line.startswith("import time:") and "|" in line}
+
+
+def test_the_hook_imports_neither_the_compressor_nor_asyncio() -> None:
+    modules = imported("hook", "claude-code", stdin=json.dumps(EVENT).encode())
+    assert "shapeclip.hooks.claude_permissions" in modules  # it did answer the event
+    unwanted = NEVER_AT_START | {"shapeclip.api", "shapeclip._core", "shapeclip.store", "shapeclip.digest"}
+    unwanted |= {"dataclasses", "pathlib"}
+    assert modules & unwanted == set()
+
+
+def test_a_wrapped_command_imports_the_compressor_and_no_more() -> None:
+    modules = imported("--tool", "bash", "--budget", "4000", "--", "seq", "1", "1000")
+    assert {"shapeclip.api", "shapeclip._core", "shapeclip.store"} <= modules
+    assert modules & (NEVER_AT_START | {"shapeclip.hooks", "shapeclip.digest"}) == set()
+
+
+def test_the_package_still_offers_every_public_name() -> None:
+    names: dict[str, object] = {}
+    exec("from shapeclip import *", names)
+    assert set(shapeclip.__all__) <= set(names) and set(shapeclip.__all__) <= set(dir(shapeclip))
+    assert shapeclip.compress("x\n" * 100, "bash", 50).count("\n") < 100
