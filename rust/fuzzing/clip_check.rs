@@ -40,15 +40,12 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
     assert_eq!(out.plan.omitted, [cut.range], "the omitted range");
     assert_eq!(out.plan.omitted_chars, cut.chars, "omitted characters");
     // A head that leaves a colour on has it turned off before the marker.
-    let marker = match marker.strip_prefix(SGR_RESET) {
-        Some(rest) => {
-            assert!(sgr_open(&head), "a reset after a head with no colour on");
-            rest
-        }
-        None => {
-            assert!(!sgr_open(&head), "a colour left on into the marker");
-            marker.as_str()
-        }
+    let marker = if let Some(rest) = marker.strip_prefix(SGR_RESET) {
+        assert!(sgr_open(&head), "a reset after a head with no colour on");
+        rest
+    } else {
+        assert!(!sgr_open(&head), "a colour left on into the marker");
+        marker.as_str()
     };
     // The marker is on a line of its own: after a '\n', and before one when a tail follows.
     assert_eq!(
