@@ -19,6 +19,8 @@ mod lookalike;
 mod plan;
 mod profile;
 mod search;
+#[cfg(test)]
+mod test_helpers;
 mod text;
 mod way_back;
 

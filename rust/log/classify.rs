@@ -358,7 +358,7 @@ fn classify_clean(line: &str, start: &str) -> Class {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::tests::word_lines;
+    use crate::test_helpers::word_lines;
 
     fn c(line: &str) -> Class {
         classify(line)
