@@ -14,8 +14,8 @@ use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
 
-use crate::engine::sink::{Block, Sink};
 use crate::plan::LineRange;
+use crate::sink::{Block, Sink};
 use crate::text::{byte_at_char, char_count};
 
 /// Characters of the omitted part a digest model is fed at most.

@@ -19,10 +19,12 @@ mod lookalike;
 mod plan;
 mod profile;
 mod search;
+mod sink;
 #[cfg(test)]
 mod test_helpers;
 mod text;
 mod way_back;
+mod window;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -18,9 +18,9 @@ use super::table::{
     FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row, shown_part,
 };
 use crate::cut::{SGR_RESET, sgr_open};
-use crate::engine::sink::Totals;
 use crate::lookalike::disarm;
 use crate::plan::{Piece, Plan, Shape, gaps, more_chars_note};
+use crate::sink::Totals;
 use crate::text::{char_count, plural, thousands};
 
 /// The output under construction, with its length in characters.
