@@ -16,6 +16,7 @@ pub mod fuzzing;
 mod hash;
 mod log;
 mod lookalike;
+mod markers;
 mod plan;
 mod profile;
 mod search;

@@ -10,6 +10,7 @@
 pub mod marker;
 
 use crate::cut::{SGR_RESET, cut_after, cut_before, sgr_open};
+use crate::markers;
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::profile::Profile;
 use crate::sink::Totals;
@@ -26,7 +27,10 @@ const MARKER_SEPARATORS: u64 = 2;
 pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) -> Plan {
     debug_assert!(totals.chars > budget);
     let widest = Span::widest(totals.lines, totals.chars);
-    let worst = |tier| char_count(&marker::render(tier, &widest, profile)) + MARKER_SEPARATORS;
+    let worst = |tier| {
+        markers::widest_len([widest], |span| marker::render(tier, span, profile))
+            + MARKER_SEPARATORS
+    };
     let tier = TIERS
         .into_iter()
         .find(|&t| worst(t) <= budget / 2)

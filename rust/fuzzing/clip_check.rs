@@ -5,8 +5,9 @@ use super::check::number;
 use super::program::Settings;
 use crate::cut::{SGR_RESET, sgr_open};
 use crate::engine::Outcome;
+use crate::markers::{thousands, tokens_for_chars};
 use crate::plan::{LineRange, Piece};
-use crate::text::{char_count, thousands, tokens_for_chars};
+use crate::text::char_count;
 
 /// The facts of the cut, counted from the input and the two ends shown.
 struct Cut {

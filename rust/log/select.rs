@@ -28,10 +28,11 @@ use super::render::{self, LeftOut, Omitted, Tier};
 use super::selection::Selection;
 use super::store::{ErrorBlock, Evicted, Kept};
 use super::summary::failing;
+use crate::markers::thousands;
 use crate::plan::{Piece, Plan, Shape, gaps};
 use crate::profile::Profile;
 use crate::sink::Totals;
-use crate::text::{char_count, thousands};
+use crate::text::char_count;
 use crate::window::Window;
 
 /// Budgets from which the closing marker uses its full wording.

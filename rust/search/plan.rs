@@ -19,9 +19,10 @@ use super::table::{
 };
 use crate::cut::{SGR_RESET, sgr_open};
 use crate::lookalike::disarm;
-use crate::plan::{Piece, Plan, Shape, gaps, more_chars_note};
+use crate::markers::{more_chars_note, more_chars_note_len, plural, thousands, widest_len, word};
+use crate::plan::{Piece, Plan, Shape, gaps};
 use crate::sink::Totals;
-use crate::text::{char_count, plural, thousands};
+use crate::text::char_count;
 
 /// The output under construction, with its length in characters.
 #[derive(Debug, Default)]
@@ -118,7 +119,7 @@ fn shown_len(text: &str, chars: u64) -> u64 {
     } else {
         let shown = shown_part(text);
         let shown_chars = char_count(shown);
-        shown_chars + reset(shown) + char_count(&more_chars_note(chars - shown_chars)) + 1
+        shown_chars + reset(shown) + more_chars_note_len(chars - shown_chars) + 1
     }
 }
 
@@ -527,7 +528,7 @@ fn widest_marker(planner: &SearchPlanner, tier: Tier) -> u64 {
         listing: Listing::Grouped { with_rows: n },
         ..rolled
     };
-    char_count(&marker(tier, &rolled)).max(char_count(&marker(tier, &grouped)))
+    widest_len([rolled, grouped], |facts| marker(tier, facts))
 }
 
 /// The marker: what was omitted, exactly, and how to get it.
@@ -535,7 +536,6 @@ fn marker(tier: Tier, facts: &Facts) -> String {
     let omitted = facts.total_matches - facts.shown_matches;
     let lines = |n: u64| if n == 1 { "line" } else { "lines" };
     // Each singular wording is no longer than its plural, so `widest_marker` bounds it.
-    let one_or = |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     if tier == Tier::Compact {
         return format!(
             "[shapeclip: {} of {} matched {} omitted; {}]",
@@ -558,7 +558,7 @@ fn marker(tier: Tier, facts: &Facts) -> String {
             format!(
                 "{files}; {} {} first matches (up to {MAX_MATCHES_SHOWN} each).",
                 thousands(with_rows),
-                one_or(with_rows, "shows its", "show their"),
+                word(with_rows, "shows its", "show their"),
             )
         }
         Listing::Rolled {
@@ -569,13 +569,13 @@ fn marker(tier: Tier, facts: &Facts) -> String {
             "Of {}, {} {} and {} {} in {}.",
             plural(facts.files, "file", "files"),
             thousands(named),
-            one_or(
+            word(
                 named,
                 "is named with its exact count",
                 "are named with exact match counts"
             ),
             thousands(rolled),
-            one_or(rolled, "is counted", "are counted"),
+            word(rolled, "is counted", "are counted"),
             plural(dir_lines, "directory line", "directory lines"),
         ),
     };
