@@ -16,11 +16,16 @@ pub mod fuzzing;
 mod hash;
 mod log;
 mod lookalike;
+mod markers;
 mod plan;
 mod profile;
 mod search;
+mod sink;
+#[cfg(test)]
+mod test_helpers;
 mod text;
 mod way_back;
+mod window;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

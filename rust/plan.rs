@@ -5,7 +5,6 @@
 //! accounted the same way: a plan's rendered length is at most the budget it was made for.
 
 use crate::lookalike::disarm;
-use crate::text::plural;
 
 /// Which planner produced the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,16 +61,6 @@ pub fn gaps(shown: impl IntoIterator<Item = u64>, total_lines: u64) -> Vec<LineR
         next = next.max(line + 1);
     }
     gaps
-}
-
-/// The note after the shown start of a line cut short: `" [shapeclip: N more chars of this
-/// line]"`, where `more` characters of the line are not shown.
-#[must_use]
-pub fn more_chars_note(more: u64) -> String {
-    format!(
-        " [shapeclip: {} of this line]",
-        plural(more, "more char", "more chars")
-    )
 }
 
 /// One part of the output, in order.

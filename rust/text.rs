@@ -1,8 +1,8 @@
 //! Character-level helpers shared by the reader, the planners and the renderers.
 //!
 //! Budgets and every count shapeclip prints are in characters (Unicode code points), the unit
-//! Python's `len` uses, never bytes. These helpers convert between the two on UTF-8 text and
-//! format the numbers that markers print.
+//! Python's `len` uses, never bytes. These helpers convert between the two on UTF-8 text (the
+//! words and numbers that markers print are in [`crate::markers`]).
 
 /// Bytes counted into a byte-wide sum before it is widened: at most 255, so the sum cannot
 /// overflow, and a multiple of 64, so no short tail is left outside the vector loop.
@@ -70,34 +70,6 @@ pub fn byte_at_char_from_end(s: &str, n: u64) -> usize {
     s.char_indices().rev().nth(n - 1).map_or(0, |(i, _)| i)
 }
 
-/// `1234567` as `"1,234,567"`: markers are read by people and models, and both misread long runs
-/// of digits.
-#[must_use]
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
-}
-
-/// `n` and the noun for it: `"1 file"`, `"2,048 files"`. The singular is never the longer, so
-/// a marker sized for its widest numbers holds any real ones.
-#[must_use]
-pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n), if n == 1 { one } else { many })
-}
-
-/// The estimate of tokens that markers print: characters / 4, rounded up.
-#[must_use]
-pub fn tokens_for_chars(chars: u64) -> u64 {
-    chars.div_ceil(4)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,17 +92,5 @@ mod tests {
         assert_eq!(byte_at_char_from_end(s, 2), 4);
         assert_eq!(byte_at_char_from_end(s, 0), s.len());
         assert_eq!(byte_at_char_from_end(s, 9), 0);
-    }
-
-    #[test]
-    fn formats_thousands() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(9_873_120), "9,873,120");
-        assert_eq!(tokens_for_chars(9), 3);
-        assert_eq!(plural(1, "file", "files"), "1 file");
-        assert_eq!(plural(0, "file", "files"), "0 files");
-        assert_eq!(plural(1200, "match", "matches"), "1,200 matches");
     }
 }

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import shapeclip
-from shapeclip import api
+from helpers import assert_clips_agree
 from strategies import budgets, outputs, tools
 
 
@@ -43,25 +43,6 @@ def test_same_arguments_same_bytes(backend: str, text: str, budget: int, tool: s
 @given(text=outputs, budget=budgets, tool=tools)
 def test_native_clip_equals_the_python_clip(text: str, budget: int, tool: str | None) -> None:
     assert_clips_agree(text, tool, budget)
-
-
-def assert_clips_agree(text: str, tool: str | None, budget: int) -> None:
-    """The native clip's result is the Python clip's, when the core plans a clip."""
-    native = shapeclip.compress_detailed(text, tool, budget)
-    if native.shape not in ("clip", "passthrough"):
-        return
-    saved = api._core
-    try:
-        api._core = None
-        api._warned = True
-        python = shapeclip.compress_detailed(text, tool, budget)
-    finally:
-        api._core = saved
-    assert (native.text, native.omitted_ranges, native.omitted_chars) == (
-        python.text,
-        python.omitted_ranges,
-        python.omitted_chars,
-    )
 
 
 def test_budgets_count_code_points_not_bytes() -> None:

@@ -8,21 +8,9 @@ from dataclasses import dataclass
 from hypothesis import assume, given
 
 import shapeclip
+from helpers import COMPACT, FULL, TERSE, num, split_output
 from shapeclip import fallback
 from strategies import budgets, outputs, tools
-
-N = r"([\d,]+)"
-FULL = re.compile(
-    rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N}(?P<partial>.*?) omitted from this .*?output "
-    rf"\({N} lines?, {N} chars?, ~{N} tokens?\)\. To see them, [^\]]*\]"
-)
-COMPACT = re.compile(rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N} omitted, ~{N} tokens?\]")
-TERSE = re.compile(r"\[(?:lines (\d+)-(\d+)|line (\d+)) omitted\]")
-RESET = "\x1b[0m"
-
-
-def num(s: str) -> int:
-    return int(s.replace(",", ""))
 
 
 @dataclass
@@ -58,24 +46,6 @@ def reference(text: str, head: int, tail: int) -> Truth:
         chars=stop - head,
         total_lines=len(starts),
     )
-
-
-def split_output(text: str, out: str, marker: re.Match[str]) -> list[tuple[int, int]]:
-    """The lengths of head and tail the output may show: between head and marker shapeclip may
-    have put a '\n' and, before it, a colour reset, and the input may hold either itself."""
-    before, after = out[: marker.start()], out[marker.end() :]
-    tail = after[1:] if after else ""
-    assert not after or after.startswith("\n")
-    assert text.endswith(tail)
-    heads = [
-        len(before) - len(added)
-        for added in ("", "\n", RESET, RESET + "\n")
-        if before.endswith(added) and text.startswith(before[: len(before) - len(added)])
-    ]
-    assert heads, f"{before!r} is not the start of the input"
-    # A head cut just before a '\n' and one just after it print alike.
-    heads += [head + 1 for head in heads if before.endswith("\n")]
-    return [(head, len(tail)) for head in heads]
 
 
 @given(text=outputs, budget=budgets, tool=tools)

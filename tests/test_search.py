@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import shapeclip
-from test_stream import assert_every_path_agrees
+from helpers import assert_every_path_agrees
 
 pytestmark = pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
 

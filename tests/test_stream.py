@@ -7,30 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import shapeclip
+from helpers import assert_every_path_agrees, streamed
 from strategies import budgets, outputs, split, split_points, tools
-
-CHUNK_SIZES = (1, 2, 3, 7, 4096, 65536)
-
-
-def streamed(chunks: list[str | bytes], tool: str | None, budget: int) -> str:
-    compressor = shapeclip.Compressor(tool, budget)
-    for chunk in chunks:
-        compressor.feed(chunk)
-    return compressor.finish()
-
-
-def assert_every_path_agrees(text: str, tool: str | None, budget: int, points: list[int] | None = None) -> None:
-    expected = shapeclip.compress(text, tool, budget)
-    data = text.encode("utf-8")
-    paths: dict[str, list[str | bytes]] = {}
-    for size in CHUNK_SIZES:
-        paths[f"str chunks of {size}"] = [text[i : i + size] for i in range(0, len(text), size)]
-        paths[f"byte chunks of {size}"] = [data[i : i + size] for i in range(0, len(data), size)]
-    if points is not None:
-        paths["str split at {points}"] = split(text, [p for p in points if p <= len(text)])
-        paths[f"byte split at {points}"] = split(data, [p for p in points if p <= len(data)])
-    for name, chunks in paths.items():
-        assert streamed(chunks, tool, budget) == expected, f"{name} diverged from the one-shot result"
 
 
 @given(text=outputs, budget=budgets, tool=tools, data=st.data())

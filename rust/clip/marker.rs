@@ -5,8 +5,8 @@
 //! concrete way to fetch the omitted lines for the kind of tool that produced them. Smaller
 //! budgets get shorter tiers of the same statement; the smallest is a bare ellipsis.
 
+use crate::markers::{plural, thousands, tokens};
 use crate::profile::{Profile, ToolKind};
-use crate::text::{plural, thousands, tokens_for_chars};
 
 /// What a clip omitted. Lines are 1-based; a line cut in two counts as omitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,10 +86,6 @@ pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
         Tier::Terse => format!("[{} omitted]", line_range(span, false)),
         Tier::Bare => "\u{2026}".to_owned(),
     }
-}
-
-fn tokens(chars: u64) -> String {
-    plural(tokens_for_chars(chars), "token", "tokens")
 }
 
 fn line_range(span: &Span, grouped: bool) -> String {

@@ -8,15 +8,15 @@
 //! sees them (see [`crate::cut`]). A colour the head leaves on is turned off before the marker.
 
 pub mod marker;
-pub mod window;
 
 use crate::cut::{SGR_RESET, cut_after, cut_before, sgr_open};
-use crate::engine::sink::Totals;
+use crate::markers;
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::profile::Profile;
+use crate::sink::Totals;
 use crate::text::{byte_at_char, byte_at_char_from_end, char_count, count_chars_and_newlines};
+use crate::window::Window;
 use marker::{Span, TIERS, Tier};
-use window::Window;
 
 /// Newlines that may set the marker on a line of its own: one before it, one after it.
 const MARKER_SEPARATORS: u64 = 2;
@@ -27,7 +27,10 @@ const MARKER_SEPARATORS: u64 = 2;
 pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) -> Plan {
     debug_assert!(totals.chars > budget);
     let widest = Span::widest(totals.lines, totals.chars);
-    let worst = |tier| char_count(&marker::render(tier, &widest, profile)) + MARKER_SEPARATORS;
+    let worst = |tier| {
+        markers::widest_len([widest], |span| marker::render(tier, span, profile))
+            + MARKER_SEPARATORS
+    };
     let tier = TIERS
         .into_iter()
         .find(|&t| worst(t) <= budget / 2)

@@ -16,7 +16,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::prepare::{Prepared, prepare};
-use super::sink::Lookahead;
+use crate::sink::Lookahead;
 
 /// Blocks that may be claimed past the next one the sink is to read.
 const AHEAD_BLOCKS: usize = 16;

@@ -8,20 +8,19 @@
 mod ahead;
 mod prepare;
 pub mod reader;
-pub mod sink;
 
 use crate::clip;
-use crate::clip::window::Window;
 use crate::digest::Sampler;
 use crate::error::Error;
 use crate::log::LogPlanner;
 use crate::plan::{Piece, Plan, Shape};
 use crate::profile::{Profile, ToolKind};
 use crate::search::{self, SearchPlanner};
+use crate::sink::{Block, Found, Sink, Totals};
 use crate::text::char_count;
 use crate::way_back::WayBack;
+use crate::window::Window;
 use reader::LineReader;
-use sink::{Block, Found, Sink, Totals};
 
 /// The result of a compression: the plan that was chosen and the input's totals.
 #[derive(Debug)]

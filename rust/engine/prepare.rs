@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::sink::Lookahead;
+use crate::sink::Lookahead;
 use crate::text::count_chars_and_newlines;
 
 /// A block with everything about it that needs no earlier block: its text decoded, its counts,

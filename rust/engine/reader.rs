@@ -14,7 +14,7 @@
 
 use super::ahead::read_prepared;
 use super::prepare::{Prepared, prepare};
-use super::sink::{Block, Found, Sink, Totals};
+use crate::sink::{Block, Found, Sink, Totals};
 
 /// Bytes of one unfinished line the reader holds before passing it on in pieces.
 pub const LINE_PIECE_CAP: usize = 1 << 20;

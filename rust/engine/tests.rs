@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::*;
-use crate::text;
+use crate::markers;
 
 fn profile() -> Profile {
     Profile::new("shell", Some("bash"), 3000, 6000).unwrap()
@@ -70,8 +70,8 @@ fn clip_is_within_budget_and_counts_exactly() {
     assert_eq!(kept, shown);
     let marker = format!(
         "lines {}-{} of 1,000",
-        text::thousands(range.first),
-        text::thousands(range.last)
+        markers::thousands(range.first),
+        markers::thousands(range.last)
     );
     assert!(text.contains(&marker), "{text}");
 }

@@ -9,8 +9,8 @@
 use super::program::Settings;
 use super::{clip_check, log_check, run};
 use crate::engine::Outcome;
-use crate::engine::sink::Totals;
 use crate::plan::Shape;
+use crate::sink::Totals;
 use crate::text::char_count;
 
 /// Checks `input` fed every way; returns the outcome.

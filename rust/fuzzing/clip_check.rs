@@ -5,8 +5,9 @@ use super::check::number;
 use super::program::Settings;
 use crate::cut::{SGR_RESET, sgr_open};
 use crate::engine::Outcome;
+use crate::markers::{thousands, tokens_for_chars};
 use crate::plan::{LineRange, Piece};
-use crate::text::{char_count, thousands, tokens_for_chars};
+use crate::text::char_count;
 
 /// The facts of the cut, counted from the input and the two ends shown.
 struct Cut {
@@ -40,15 +41,12 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
     assert_eq!(out.plan.omitted, [cut.range], "the omitted range");
     assert_eq!(out.plan.omitted_chars, cut.chars, "omitted characters");
     // A head that leaves a colour on has it turned off before the marker.
-    let marker = match marker.strip_prefix(SGR_RESET) {
-        Some(rest) => {
-            assert!(sgr_open(&head), "a reset after a head with no colour on");
-            rest
-        }
-        None => {
-            assert!(!sgr_open(&head), "a colour left on into the marker");
-            marker.as_str()
-        }
+    let marker = if let Some(rest) = marker.strip_prefix(SGR_RESET) {
+        assert!(sgr_open(&head), "a reset after a head with no colour on");
+        rest
+    } else {
+        assert!(!sgr_open(&head), "a colour left on into the marker");
+        marker.as_str()
     };
     // The marker is on a line of its own: after a '\n', and before one when a tail follows.
     assert_eq!(

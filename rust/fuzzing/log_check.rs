@@ -15,7 +15,8 @@ use crate::engine::reader::LINE_PIECE_CAP;
 use crate::log::class::Class;
 use crate::log::classify::classify;
 use crate::log::noise::clean;
-use crate::plan::{LineRange, Piece, more_chars_note};
+use crate::markers::more_chars_note;
+use crate::plan::{LineRange, Piece};
 use crate::text::{byte_at_char, char_count};
 
 /// The input, split into lines, and what the walk has accounted for so far.

@@ -16,11 +16,11 @@ pub(crate) mod flood;
 pub(crate) mod log_check;
 mod program;
 
-use crate::engine::sink::Lookahead;
 use crate::engine::{Engine, Outcome};
 use crate::log::class::Class;
 use crate::log::classify::{Prefilter, classify};
 use crate::profile::Profile;
+use crate::sink::Lookahead;
 use program::{Choices, Settings};
 
 /// Raw bytes, any tool kind, small and middling budgets: mostly the clip and passthrough.

@@ -20,7 +20,7 @@ use super::frame;
 use super::keyword::first_signal;
 use super::noise::{clean, last_state, without_escapes};
 use super::summary::is_summary;
-use crate::engine::sink::Lookahead;
+use crate::sink::Lookahead;
 use crate::text::count_newlines;
 
 /// Bytes of a line that decide its class; the rest of a very long line is never scanned again.
@@ -358,7 +358,7 @@ fn classify_clean(line: &str, start: &str) -> Class {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::tests::word_lines;
+    use crate::test_helpers::word_lines;
 
     fn c(line: &str) -> Class {
         classify(line)

@@ -205,7 +205,7 @@ fn previous_word(before: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::tests::word_lines;
+    use crate::test_helpers::word_lines;
 
     #[test]
     fn camel_suffixes_start_where_the_walk_looks() {

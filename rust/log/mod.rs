@@ -33,12 +33,12 @@ use dedup::Dedup;
 use store::{BlockStore, ErrorBlock, Kept, Summaries};
 use trace::{Step, Trace};
 
-use crate::clip::window::Window;
 use crate::cut::cut_before;
-use crate::engine::sink::{Block, Sink, Totals};
 use crate::plan::Plan;
 use crate::profile::Profile;
+use crate::sink::{Block, Sink, Totals};
 use crate::text::{byte_at_char, char_count, count_chars_and_newlines};
+use crate::window::Window;
 
 /// Budgets below this get the clip: a log plan needs room for a head, a tail and one block.
 pub const MIN_BUDGET: u64 = 400;

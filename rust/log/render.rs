@@ -12,8 +12,9 @@ use std::fmt::Write as _;
 
 use super::class::Counts;
 use super::store::Kept;
-use crate::plan::{LineRange, Piece, more_chars_note};
-use crate::text::{char_count, plural, thousands, tokens_for_chars};
+use crate::markers::{more_chars_note, more_chars_note_len, thousands, tokens, widest_len, width};
+use crate::plan::{LineRange, Piece};
+use crate::text::char_count;
 use crate::way_back::WayBack;
 
 /// How much a marker says; small budgets get the short form.
@@ -220,7 +221,7 @@ pub fn measure(shown: &Shown, total_lines: u64, totals: Counts) -> u64 {
             let text_chars = char_count(&line.text);
             chars += text_chars + char_count(note);
             if line.truncated {
-                chars += truncation_note_len(line.chars.saturating_sub(text_chars));
+                chars += more_chars_note_len(line.chars.saturating_sub(text_chars));
             }
             if repeats > 1 {
                 chars += repeat_note_len(repeats);
@@ -231,20 +232,9 @@ pub fn measure(shown: &Shown, total_lines: u64, totals: Counts) -> u64 {
     chars
 }
 
-/// Characters of `" [shapeclip: N more chars of this line]"` (`char` for one).
-pub(super) fn truncation_note_len(more: u64) -> u64 {
-    38 + digits(more) - u64::from(more == 1)
-}
-
 /// Characters of `" [shapeclip: ×N in a row]"`.
 pub(super) fn repeat_note_len(repeats: u64) -> u64 {
-    24 + digits(repeats)
-}
-
-/// Characters of `thousands(n)`; no smaller number is wider.
-fn digits(n: u64) -> u64 {
-    let d = u64::from(n.checked_ilog10().unwrap_or(0)) + 1;
-    d + (d - 1) / 3
+    24 + width(repeats)
 }
 
 /// The classified kinds of a gap, as (count, singular, plural), in the order markers name
@@ -260,16 +250,16 @@ fn gap_parts(kinds: Counts) -> [(u64, &'static str, &'static str); 3] {
 /// Characters of `gap(first, last, kinds)`.
 fn gap_len(first: u64, last: u64, kinds: Counts) -> u64 {
     let place = if first == last {
-        5 + digits(first)
+        5 + width(first)
     } else {
-        7 + digits(first) + digits(last)
+        7 + width(first) + width(last)
     };
     let mut parts = 0;
     let mut named = 0;
     for (count, one, many) in gap_parts(kinds) {
         if count > 0 {
             let word = if count == 1 { one } else { many };
-            parts += digits(count) + 1 + word.len() as u64;
+            parts += width(count) + 1 + word.len() as u64;
             named += 1;
         }
     }
@@ -284,7 +274,7 @@ fn gap_len(first: u64, last: u64, kinds: Counts) -> u64 {
 /// At least the length of any gap marker in an input of `total_lines` lines: [`gap_len`]
 /// with every number as wide as `total_lines` and every kind named in the plural.
 pub(super) fn widest_gap(total_lines: u64) -> u64 {
-    let d = digits(total_lines);
+    let d = width(total_lines);
     let words: u64 = gap_parts(Counts::default())
         .iter()
         .map(|(_, _, many)| many.len() as u64)
@@ -425,7 +415,7 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
         Tier::Full => format!(
             "[shapeclip: {lines} omitted from this {} output (~{}){left_out}. To see lines {}-{}{any}, {way}{grep}.]\n",
             omitted.tool,
-            plural(tokens_for_chars(omitted.chars), "token", "tokens"),
+            tokens(omitted.chars),
             thousands(a),
             thousands(b),
         ),
@@ -464,7 +454,9 @@ pub fn widest_closing(
         tool,
         way_back,
     };
-    char_count(&closing(&omitted, &left, tier))
+    widest_len([(omitted, left)], |(omitted, left)| {
+        closing(omitted, left, tier)
+    })
 }
 
 #[cfg(test)]
@@ -508,17 +500,6 @@ mod tests {
                 let text = gap(first, last, kinds);
                 assert_eq!(gap_len(first, last, kinds), char_count(&text), "{text}");
             }
-        }
-        for n in [0, 1, 9, 10, 999, 1000, 999_999, 1_000_000, u64::MAX] {
-            assert_eq!(digits(n), char_count(&thousands(n)), "{n}");
-        }
-    }
-
-    #[test]
-    fn truncation_note_len_is_its_length() {
-        for more in [1, 2, 9, 10, 999, 1000, 1_234_567] {
-            let note = more_chars_note(more);
-            assert_eq!(truncation_note_len(more), char_count(&note), "{note}");
         }
     }
 

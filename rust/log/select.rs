@@ -28,11 +28,12 @@ use super::render::{self, LeftOut, Omitted, Tier};
 use super::selection::Selection;
 use super::store::{ErrorBlock, Evicted, Kept};
 use super::summary::failing;
-use crate::clip::window::Window;
-use crate::engine::sink::Totals;
+use crate::markers::thousands;
 use crate::plan::{Piece, Plan, Shape, gaps};
 use crate::profile::Profile;
-use crate::text::{char_count, thousands};
+use crate::sink::Totals;
+use crate::text::char_count;
+use crate::window::Window;
 
 /// Budgets from which the closing marker uses its full wording.
 const FULL_TIER_BUDGET: u64 = 2000;

@@ -9,6 +9,7 @@
 use super::class::Counts;
 use super::render::{self, Shown};
 use super::store::Kept;
+use crate::markers::more_chars_note_len;
 use crate::text::char_count;
 
 /// Lines taken into a selection: their numbers, and whether only a note was added.
@@ -156,8 +157,7 @@ impl Selection {
             let (line, note) = &self.shown[&no];
             let copies = if only_note { 2 } else { 1 };
             growth += copies * (char_count(&line.text) + 1) + char_count(note);
-            growth +=
-                render::truncation_note_len(line.chars) + render::repeat_note_len(self.total_lines);
+            growth += more_chars_note_len(line.chars) + render::repeat_note_len(self.total_lines);
             if prev.is_none_or(|p| p + 1 != no) {
                 runs += 1;
             }

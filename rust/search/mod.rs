@@ -13,7 +13,7 @@ pub mod plan;
 mod rollup;
 pub mod table;
 
-use crate::engine::sink::{Block, Sink};
+use crate::sink::{Block, Sink};
 use crate::text::char_count;
 use line::{
     Previous, RowParse, continued_reading, is_diagnostic, is_diagnostic_after_number,

@@ -18,10 +18,11 @@ use super::table::{
     FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row, shown_part,
 };
 use crate::cut::{SGR_RESET, sgr_open};
-use crate::engine::sink::Totals;
 use crate::lookalike::disarm;
-use crate::plan::{Piece, Plan, Shape, gaps, more_chars_note};
-use crate::text::{char_count, plural, thousands};
+use crate::markers::{more_chars_note, more_chars_note_len, plural, thousands, widest_len, word};
+use crate::plan::{Piece, Plan, Shape, gaps};
+use crate::sink::Totals;
+use crate::text::char_count;
 use crate::way_back::WayBack;
 
 /// The output under construction, with its length in characters.
@@ -119,7 +120,7 @@ fn shown_len(text: &str, chars: u64) -> u64 {
     } else {
         let shown = shown_part(text);
         let shown_chars = char_count(shown);
-        shown_chars + reset(shown) + char_count(&more_chars_note(chars - shown_chars)) + 1
+        shown_chars + reset(shown) + more_chars_note_len(chars - shown_chars) + 1
     }
 }
 
@@ -551,7 +552,7 @@ fn widest_marker(planner: &SearchPlanner, closing: Closing<'_>) -> u64 {
         listing: Listing::Grouped { with_rows: n },
         ..rolled
     };
-    char_count(&marker(closing, &rolled)).max(char_count(&marker(closing, &grouped)))
+    widest_len([rolled, grouped], |facts| marker(closing, facts))
 }
 
 /// The marker: what was omitted, exactly, and how to get it.
@@ -559,7 +560,6 @@ fn marker(closing: Closing<'_>, facts: &Facts) -> String {
     let omitted = facts.total_matches - facts.shown_matches;
     let lines = |n: u64| if n == 1 { "line" } else { "lines" };
     // Each singular wording is no longer than its plural, so `widest_marker` bounds it.
-    let one_or = |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     if closing.tier == Tier::Compact {
         let way = closing
             .way_back
@@ -586,7 +586,7 @@ fn marker(closing: Closing<'_>, facts: &Facts) -> String {
             format!(
                 "{files}; {} {} first matches (up to {MAX_MATCHES_SHOWN} each).",
                 thousands(with_rows),
-                one_or(with_rows, "shows its", "show their"),
+                word(with_rows, "shows its", "show their"),
             )
         }
         Listing::Rolled {
@@ -597,13 +597,13 @@ fn marker(closing: Closing<'_>, facts: &Facts) -> String {
             "Of {}, {} {} and {} {} in {}.",
             plural(facts.files, "file", "files"),
             thousands(named),
-            one_or(
+            word(
                 named,
                 "is named with its exact count",
                 "are named with exact match counts"
             ),
             thousands(rolled),
-            one_or(rolled, "is counted", "are counted"),
+            word(rolled, "is counted", "are counted"),
             plural(dir_lines, "directory line", "directory lines"),
         ),
     };

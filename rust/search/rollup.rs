@@ -18,7 +18,8 @@ use std::collections::HashMap;
 
 use super::table::{FileEntry, FileTable};
 use crate::hash::FastHash;
-use crate::text::{char_count, plural};
+use crate::markers::plural;
+use crate::text::char_count;
 
 #[derive(Debug, Clone, Copy)]
 enum Node {

@@ -319,7 +319,7 @@ fn a_huge_match_line_is_cut_with_an_exact_label() {
         let row_chars = 2 + 3_000_000u64;
         let label = format!(
             " [shapeclip: {} more chars of this line]",
-            crate::text::thousands(row_chars - 300)
+            crate::markers::thousands(row_chars - 300)
         );
         assert!(text.contains(&label), "{text}");
         assert!(text.contains("big.rs (1 match)"), "{text}");
@@ -590,7 +590,7 @@ fn files_past_the_cap_are_counted_by_directory() {
         assert!(
             text.contains(&format!(
                 "of {} matched lines omitted",
-                crate::text::thousands(total)
+                crate::markers::thousands(total)
             )),
             "{text}"
         );

@@ -1,11 +1,12 @@
-//! The clip's bounded memory of the input: its first characters and its last characters.
+//! The engine's bounded memory of the input: its first characters and its last characters.
 //!
-//! Whatever the input's size, the clip only ever shows a prefix and a suffix shorter than the
-//! budget, so it keeps the first `budget` characters and at least the last `budget + 1` (one
-//! more, to know whether the shown suffix starts at a line start). A block of any size costs
-//! a copy of at most a few budgets' worth of bytes.
+//! Whatever the input's size, the clip (and a log plan's head and tail) only ever shows a
+//! prefix and a suffix shorter than the budget, so the engine keeps the first `budget`
+//! characters and at least the last `budget + 1` (one more, to know whether the shown suffix
+//! starts at a line start). A block of any size costs a copy of at most a few budgets' worth
+//! of bytes.
 
-use crate::engine::sink::{Block, Sink};
+use crate::sink::{Block, Sink};
 use crate::text::{byte_at_char, byte_at_char_from_end};
 
 #[derive(Debug)]

@@ -1,0 +1,97 @@
+"""Helpers that several test files share: the every-path stream check, the native-against-Python
+clip comparison and the clip marker's patterns. Test files import from here, never from each
+other.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import assume
+
+import shapeclip
+from shapeclip import api
+from strategies import split
+
+CHUNK_SIZES = (1, 2, 3, 7, 4096, 65536)
+
+
+def streamed(chunks: list[str | bytes], tool: str | None, budget: int) -> str:
+    compressor = shapeclip.Compressor(tool, budget)
+    for chunk in chunks:
+        compressor.feed(chunk)
+    return compressor.finish()
+
+
+def assert_every_path_agrees(text: str, tool: str | None, budget: int, points: list[int] | None = None) -> None:
+    expected = shapeclip.compress(text, tool, budget)
+    data = text.encode("utf-8")
+    paths: dict[str, list[str | bytes]] = {}
+    for size in CHUNK_SIZES:
+        paths[f"str chunks of {size}"] = [text[i : i + size] for i in range(0, len(text), size)]
+        paths[f"byte chunks of {size}"] = [data[i : i + size] for i in range(0, len(data), size)]
+    if points is not None:
+        paths[f"str split at {points}"] = split(text, [p for p in points if p <= len(text)])
+        paths[f"byte split at {points}"] = split(data, [p for p in points if p <= len(data)])
+    for name, chunks in paths.items():
+        assert streamed(chunks, tool, budget) == expected, f"{name} diverged from the one-shot result"
+
+
+def assert_clips_agree(text: str, tool: str | None, budget: int) -> None:
+    """The native clip's result is the Python clip's, when the core plans a clip."""
+    native = shapeclip.compress_detailed(text, tool, budget)
+    if native.shape not in ("clip", "passthrough"):
+        return
+    saved = api._core
+    try:
+        api._core = None
+        api._warned = True
+        python = shapeclip.compress_detailed(text, tool, budget)
+    finally:
+        api._core = saved
+    assert (native.text, native.omitted_ranges, native.omitted_chars) == (
+        python.text,
+        python.omitted_ranges,
+        python.omitted_chars,
+    )
+
+
+N = r"([\d,]+)"
+FULL = re.compile(
+    rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N}(?P<partial>.*?) omitted from this .*?output "
+    rf"\({N} lines?, {N} chars?, ~{N} tokens?\)\. To see them, [^\]]*\]"
+)
+COMPACT = re.compile(rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N} omitted, ~{N} tokens?\]")
+TERSE = re.compile(r"\[(?:lines (\d+)-(\d+)|line (\d+)) omitted\]")
+RESET = "\x1b[0m"
+
+
+def num(s: str) -> int:
+    return int(s.replace(",", ""))
+
+
+def split_output(text: str, out: str, marker: re.Match[str]) -> list[tuple[int, int]]:
+    """The lengths of head and tail the output may show: between head and marker shapeclip may
+    have put a '\n' and, before it, a colour reset, and the input may hold either itself."""
+    before, after = out[: marker.start()], out[marker.end() :]
+    tail = after[1:] if after else ""
+    assert not after or after.startswith("\n")
+    assert text.endswith(tail)
+    heads = [
+        len(before) - len(added)
+        for added in ("", "\n", RESET, RESET + "\n")
+        if before.endswith(added) and text.startswith(before[: len(before) - len(added)])
+    ]
+    assert heads, f"{before!r} is not the start of the input"
+    # A head cut just before a '\n' and one just after it print alike.
+    heads += [head + 1 for head in heads if before.endswith("\n")]
+    return [(head, len(tail)) for head in heads]
+
+
+def require_shape(result: shapeclip.Compressed, shape: str, possible: tuple[str, ...]) -> None:
+    """Asserts that `result` has one of the `possible` shapes, and discards the example unless
+    it is `shape`. A property about one shape then never passes by skipping: Hypothesis counts
+    the discarded examples and fails the test when it finds no example of `shape` at all, or too
+    few (its `filter_too_much` health check)."""
+    assert result.shape in possible, f"shape {result.shape!r}, not one of {possible}"
+    assume(result.shape == shape)
