@@ -123,6 +123,7 @@ fn runs_on(line: &Kept, note: &str, last: &Kept, next: &Kept, next_note: &str) -
         && note.is_empty()
         && next_note.is_empty()
         && !line.truncated
+        && !next.truncated
 }
 
 /// One step of the walk that [`layout`] and [`measure`] share.
@@ -462,6 +463,42 @@ pub fn widest_closing(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the log fuzzer: a line cut short to exactly the text of the whole line before
+    /// it joined that line's run, so `×2 in a row` claimed two equal lines and the second's
+    /// cut was never said.
+    #[test]
+    fn a_line_cut_short_runs_on_from_no_other() {
+        let kept = |no: u64, chars: u64| Kept {
+            no,
+            class: crate::log::class::Class::Other,
+            cum: Counts::default(),
+            text: "FAILED".repeat(20),
+            chars,
+            nl: true,
+            truncated: chars > 120,
+        };
+        let shown: Shown = [
+            (1, (kept(1, 120), String::new())),
+            (2, (kept(2, 122), String::new())),
+        ]
+        .into_iter()
+        .collect();
+        let layout = layout(&shown, 2, 244, Counts::default());
+        let text: String = layout
+            .pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Kept(s) | Piece::Marker(s) => s.as_str(),
+            })
+            .collect();
+        assert!(!text.contains("in a row"), "{text}");
+        assert!(
+            text.ends_with(" [shapeclip: 2 more chars of this line]\n"),
+            "{text}"
+        );
+        assert_eq!(layout.omitted, [LineRange { first: 2, last: 2 }]);
+    }
 
     #[test]
     fn gap_markers_state_lines_and_kinds() {
