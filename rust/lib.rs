@@ -18,6 +18,7 @@ mod log;
 mod lookalike;
 mod markers;
 mod plan;
+mod planner;
 mod profile;
 mod search;
 mod sink;

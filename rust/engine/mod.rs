@@ -1,26 +1,28 @@
 //! The engine: one pass over the input, fed in chunks, then a plan and its rendering.
 //!
 //! [`Engine::feed_str`] and [`Engine::feed_bytes`] push each chunk through the line reader to
-//! every planner at once; [`Engine::finish`] asks them for plans and picks one. A one-shot
+//! every planner at once (see [`crate::planner`] and the registry); [`Engine::finish`] asks them
+//! for plans in priority order and takes the first that fits, or the clip. A one-shot
 //! compression is a single feed and a finish, so streamed and one-shot results cannot differ.
 //! State between chunks is bounded by the budget and fixed caps, never by the input's size.
 
 mod ahead;
 mod prepare;
 pub mod reader;
+mod registry;
 
 use crate::clip;
 use crate::digest::Sampler;
 use crate::error::Error;
-use crate::log::LogPlanner;
 use crate::plan::{Piece, Plan, Shape};
-use crate::profile::{Profile, ToolKind};
-use crate::search::{self, SearchPlanner};
-use crate::sink::{Block, Found, Sink, Totals};
+use crate::planner::{Budget, Context};
+use crate::profile::Profile;
+use crate::sink::{Block, Sink, Totals};
 use crate::text::char_count;
 use crate::way_back::WayBack;
 use crate::window::Window;
 use reader::LineReader;
+use registry::{AnyFound, Held, Looks};
 
 /// The result of a compression: the plan that was chosen and the input's totals.
 #[derive(Debug)]
@@ -43,44 +45,40 @@ pub struct DigestSlot {
 /// Omitted parts smaller than this are not worth a digest.
 pub const DIGEST_MIN_OMITTED_CHARS: u64 = 4_000;
 
-/// Every planner, fed the same blocks.
+/// What the engine feeds: its window, the registered planners in priority order, and the
+/// digest's sampler.
 #[derive(Debug)]
-struct Planners {
+struct Intake {
     window: Window,
-    search: SearchPlanner,
+    planners: Vec<Box<dyn Held>>,
     /// Only when a digest was asked for.
     sampler: Option<Sampler>,
-    /// Only for shell-like tools: a file that mentions "error" is not a build log.
-    log: Option<LogPlanner>,
 }
 
-impl Sink for Planners {
-    type Lookahead = Option<<LogPlanner as Sink>::Lookahead>;
+impl Sink for Intake {
+    type Lookahead = Looks;
 
-    fn lookahead(&self) -> Self::Lookahead {
-        self.log.as_ref().map(Sink::lookahead)
+    fn lookahead(&self) -> Looks {
+        Looks(self.planners.iter().map(|p| p.lookahead()).collect())
     }
 
-    fn block(&mut self, block: &Block<'_>, found: Found<Self>) {
+    fn block(&mut self, block: &Block<'_>, found: Vec<AnyFound>) {
         self.window.block(block, ());
-        self.search.block(block, ());
+        for (planner, found) in self.planners.iter_mut().zip(found) {
+            planner.block(block, found);
+        }
         if let Some(sampler) = &mut self.sampler {
             sampler.block(block, ());
-        }
-        if let Some(log) = &mut self.log {
-            log.block(block, found.expect("the look-ahead is the log planner's"));
         }
     }
 }
 
 #[derive(Debug)]
 pub struct Engine {
-    budget: u64,
-    /// Characters kept free in clip and log plans for a digest (0: no digest).
-    digest_room: u64,
+    budget: Budget,
     profile: Profile,
     reader: LineReader,
-    planners: Planners,
+    intake: Intake,
 }
 
 impl Engine {
@@ -92,45 +90,46 @@ impl Engine {
                 "budget must be a positive number of characters".into(),
             ));
         }
+        let budget = Budget {
+            chars: budget,
+            digest_room: 0,
+        };
         Ok(Engine {
             budget,
-            digest_room: 0,
             reader: LineReader::default(),
-            planners: Planners {
-                window: Window::new(budget),
-                search: SearchPlanner::new(budget),
-                log: (profile.kind == ToolKind::Shell).then(|| LogPlanner::new(budget)),
+            intake: Intake {
+                window: Window::new(budget.chars),
+                planners: registry::planners(budget, profile.kind),
                 sampler: None,
             },
             profile,
         })
     }
 
-    /// Leaves `room` characters of clip and log plans free for a digest of the omitted part,
-    /// and samples the input for it. Search plans get no digest: their counts say it all.
+    /// Leaves `room` characters free for a digest of the omitted part in the plans of planners
+    /// that take one (the clip's and the log planner's, see [`crate::planner::Planner::DIGEST`]),
+    /// and samples the input for it. Call before feeding.
     ///
     /// # Errors
     /// [`Error::Argument`] when `room` is not below the budget.
     pub fn with_digest_room(mut self, room: u64) -> Result<Self, Error> {
-        if room >= self.budget {
+        if room >= self.budget.chars {
             return Err(Error::Argument(
                 "digest_room must be smaller than the budget".into(),
             ));
         }
-        self.digest_room = room;
-        if let Some(log) = &mut self.planners.log {
-            *log = LogPlanner::new(self.budget - room);
-        }
-        self.planners.sampler = (room > 0).then(Sampler::default);
+        self.budget.digest_room = room;
+        self.intake.planners = registry::planners(self.budget, self.profile.kind);
+        self.intake.sampler = (room > 0).then(Sampler::default);
         Ok(self)
     }
 
     pub fn feed_str(&mut self, chunk: &str) {
-        self.reader.feed_str(chunk, &mut self.planners);
+        self.reader.feed_str(chunk, &mut self.intake);
     }
 
     pub fn feed_bytes(&mut self, chunk: &[u8]) {
-        self.reader.feed_bytes(chunk, &mut self.planners);
+        self.reader.feed_bytes(chunk, &mut self.intake);
     }
 
     /// Makes the markers point into a stored copy of the whole output. Only planning reads
@@ -140,40 +139,51 @@ impl Engine {
     }
 
     /// Plans and renders. The rendered plan is at most `budget` characters; an input that fits
-    /// comes back whole.
+    /// comes back whole. Otherwise the first planner, in priority order, whose plan fits wins,
+    /// and the clip when none does.
     #[must_use]
     pub fn finish(mut self) -> Outcome {
-        let totals = self.reader.finish(&mut self.planners);
-        self.planners.search.end();
-        let Planners {
+        let totals = self.reader.finish(&mut self.intake);
+        let Intake {
             window,
-            search,
-            log,
+            planners,
             sampler,
-        } = self.planners;
-        let room = self.budget - self.digest_room;
-        // Search shape is recognised by content, whatever the tool, and goes first; the
-        // log planner only ever watched shell output.
-        let plan = if totals.chars <= self.budget {
-            Plan {
+        } = self.intake;
+        let budget = self.budget;
+        let (plan, digest_applies) = if totals.chars <= budget.chars {
+            let plan = Plan {
                 shape: Shape::Passthrough,
                 pieces: vec![Piece::Kept(window.head)],
                 omitted: vec![],
                 omitted_chars: 0,
-            }
+            };
+            (plan, false)
         } else {
-            search::plan::plan(
-                &search,
-                &totals,
-                self.budget,
-                self.profile.way_back.as_ref(),
-            )
-            .or_else(|| log.and_then(|l| l.plan(&window, &totals, &self.profile)))
-            // A planner's bound is by construction; this keeps it even if that has a bug.
-            .filter(|plan| char_count(&plan.render()) <= self.budget)
-            .unwrap_or_else(|| clip::plan(&window, &totals, room, &self.profile))
+            let context = Context {
+                window: &window,
+                totals,
+                budget,
+                profile: &self.profile,
+            };
+            planners
+                .into_iter()
+                .find_map(|planner| {
+                    let digest = planner.digest();
+                    planner
+                        .plan(&context)
+                        // A planner's bound is by construction; this keeps it even if that has a bug.
+                        .filter(|plan| char_count(&plan.render()) <= budget.chars)
+                        .map(|plan| (plan, digest))
+                })
+                .unwrap_or_else(|| {
+                    let room = budget.room(CLIP_DIGEST);
+                    let plan = clip::plan(&window, &totals, room, &self.profile);
+                    (plan, CLIP_DIGEST)
+                })
         };
-        let digest = sampler.and_then(|sampler| digest_slot(&plan, &sampler));
+        let digest = sampler
+            .filter(|_| digest_applies)
+            .and_then(|sampler| digest_slot(&plan, &sampler));
         Outcome {
             plan,
             totals,
@@ -182,11 +192,12 @@ impl Engine {
     }
 }
 
-/// Where the digest goes: inside the last marker of a clip or log plan that omitted enough.
+/// The clip, every planner's fallback, leaves room for a digest.
+const CLIP_DIGEST: bool = true;
+
+/// Where the digest goes: inside the last marker of a plan that takes one and omitted enough.
 fn digest_slot(plan: &Plan, sampler: &Sampler) -> Option<DigestSlot> {
-    if !matches!(plan.shape, Shape::Clip | Shape::Log)
-        || plan.omitted_chars < DIGEST_MIN_OMITTED_CHARS
-    {
+    if plan.omitted_chars < DIGEST_MIN_OMITTED_CHARS {
         return None;
     }
     let marker = plan

@@ -35,10 +35,10 @@ use trace::{Step, Trace};
 
 use crate::cut::cut_before;
 use crate::plan::Plan;
-use crate::profile::Profile;
-use crate::sink::{Block, Sink, Totals};
+use crate::planner::{Context, Planner};
+use crate::profile::ToolKind;
+use crate::sink::{Block, Sink};
 use crate::text::{byte_at_char, char_count, count_chars_and_newlines};
-use crate::window::Window;
 
 /// Budgets below this get the clip: a log plan needs room for a head, a tail and one block.
 pub const MIN_BUDGET: u64 = 400;
@@ -129,33 +129,6 @@ impl LogPlanner {
             long_lines: Vec::new(),
             piece: None,
         }
-    }
-
-    /// The plan for this log, or `None` when it does not look like one (or the budget is too
-    /// small for a log plan). The plan renders to at most `budget` characters.
-    #[must_use]
-    pub fn plan(mut self, window: &Window, totals: &Totals, profile: &Profile) -> Option<Plan> {
-        self.close_open(false);
-        self.flush_pending();
-        if let Some((no, chars)) = self.piece.take() {
-            self.long_lines.push((no, chars, false));
-        }
-        if self.budget < MIN_BUDGET || (self.counts.errors == 0 && self.counts.summaries < 2) {
-            return None;
-        }
-        let (blocks, evicted) = self.blocks.into_blocks();
-        let found = select::Found {
-            blocks,
-            evicted,
-            summaries: self.summaries.into_lines(),
-            verdicts: self.verdicts.into(),
-            warnings: self.warnings,
-            errors: self.errors,
-            counts: self.counts,
-            long_lines: self.long_lines,
-            line_keep: self.line_keep,
-        };
-        select::plan(found, window, totals, self.budget, profile)
     }
 
     /// Classifies (unless its class is `known`) and counts one line, and keeps it where its
@@ -486,6 +459,52 @@ fn keep_shown(line: &Shown, no: u64, class: Class, nl: bool, cum: Counts, line_k
         chars: char_count(line.raw()),
         nl,
         truncated: cut < line.text.len(),
+    }
+}
+
+impl Planner for LogPlanner {
+    const DIGEST: bool = true;
+
+    fn serves(kind: ToolKind) -> bool {
+        kind == ToolKind::Shell
+    }
+
+    fn new(room: u64) -> Self {
+        LogPlanner::new(room)
+    }
+
+    /// The plan for this log, or `None` when it does not look like one (or the budget is too
+    /// small for a log plan). The plan renders to at most the room it was built for.
+    fn plan(mut self, context: &Context<'_>) -> Option<Plan> {
+        let room = context.budget.room(Self::DIGEST);
+        debug_assert_eq!(room, self.budget, "built for the room it plans into");
+        self.close_open(false);
+        self.flush_pending();
+        if let Some((no, chars)) = self.piece.take() {
+            self.long_lines.push((no, chars, false));
+        }
+        if room < MIN_BUDGET || (self.counts.errors == 0 && self.counts.summaries < 2) {
+            return None;
+        }
+        let (blocks, evicted) = self.blocks.into_blocks();
+        let found = select::Found {
+            blocks,
+            evicted,
+            summaries: self.summaries.into_lines(),
+            verdicts: self.verdicts.into(),
+            warnings: self.warnings,
+            errors: self.errors,
+            counts: self.counts,
+            long_lines: self.long_lines,
+            line_keep: self.line_keep,
+        };
+        select::plan(
+            found,
+            context.window,
+            &context.totals,
+            room,
+            context.profile,
+        )
     }
 }
 

@@ -13,6 +13,8 @@ pub mod plan;
 mod rollup;
 pub mod table;
 
+use crate::plan::Plan;
+use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
 use line::{
@@ -506,6 +508,22 @@ impl SearchPlanner {
         if terminated {
             self.open = OpenLine::Dropped;
         }
+    }
+}
+
+impl Planner for SearchPlanner {
+    fn new(room: u64) -> Self {
+        SearchPlanner::new(room)
+    }
+
+    fn plan(mut self, context: &Context<'_>) -> Option<Plan> {
+        self.end();
+        plan::plan(
+            &self,
+            &context.totals,
+            context.budget.room(Self::DIGEST),
+            context.profile.way_back.as_ref(),
+        )
     }
 }
 

@@ -1,0 +1,100 @@
+//! The planners, in priority order, and how the engine holds planners of different types.
+//!
+//! [`planners`] is the registry: a new shape is one line there. Each planner's look-ahead finds
+//! something of its own type; the engine keeps them in one list by boxing what each look finds
+//! (a planner that looks for nothing finds `()`, which boxes without allocating), and hands it
+//! back, unboxed, to the planner that asked for it.
+
+use std::any::Any;
+use std::fmt::Debug;
+
+use crate::log::LogPlanner;
+use crate::plan::Plan;
+use crate::planner::{Budget, Context, Planner};
+use crate::profile::ToolKind;
+use crate::search::SearchPlanner;
+use crate::sink::{Block, Found, Lookahead, Sink};
+
+/// The planners that read output of tools of `kind`, highest priority first, each built for
+/// the room its plans may take.
+pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Box<dyn Held>> {
+    let mut list = Vec::new();
+    // Search output is recognised by content, whatever the tool, and goes first.
+    register::<SearchPlanner>(&mut list, budget, kind);
+    // Only shell-like tools: a file that mentions "error" is not a build log.
+    register::<LogPlanner>(&mut list, budget, kind);
+    list
+}
+
+fn register<P>(list: &mut Vec<Box<dyn Held>>, budget: Budget, kind: ToolKind)
+where
+    P: Planner + Debug + Send + Sync + 'static,
+    P::Lookahead: 'static,
+    Found<P>: 'static,
+{
+    if P::serves(kind) {
+        list.push(Box::new(P::new(budget.room(P::DIGEST))));
+    }
+}
+
+/// What one planner's look found in a block, boxed.
+pub(super) type AnyFound = Box<dyn Any + Send>;
+
+/// A planner's look-ahead, finding a boxed value.
+pub(super) trait AnyLook: Send + Sync {
+    fn look(&self, text: &str) -> AnyFound;
+}
+
+impl<L: Lookahead> AnyLook for L
+where
+    L::Found: 'static,
+{
+    fn look(&self, text: &str) -> AnyFound {
+        Box::new(Lookahead::look(self, text))
+    }
+}
+
+/// A planner as the engine holds it, whatever its type.
+pub(super) trait Held: Debug + Send + Sync {
+    fn lookahead(&self) -> Box<dyn AnyLook>;
+    /// `found` is what this planner's [`Held::lookahead`] found in `block`.
+    fn block(&mut self, block: &Block<'_>, found: AnyFound);
+    fn digest(&self) -> bool;
+    fn plan(self: Box<Self>, context: &Context<'_>) -> Option<Plan>;
+}
+
+impl<P> Held for P
+where
+    P: Planner + Debug + Send + Sync + 'static,
+    P::Lookahead: 'static,
+    Found<P>: 'static,
+{
+    fn lookahead(&self) -> Box<dyn AnyLook> {
+        Box::new(Sink::lookahead(self))
+    }
+
+    fn block(&mut self, block: &Block<'_>, found: AnyFound) {
+        let found = found
+            .downcast::<Found<P>>()
+            .expect("each planner gets what its own look-ahead found");
+        Sink::block(self, block, *found);
+    }
+
+    fn digest(&self) -> bool {
+        P::DIGEST
+    }
+
+    fn plan(self: Box<Self>, context: &Context<'_>) -> Option<Plan> {
+        Planner::plan(*self, context)
+    }
+}
+
+/// Every registered planner's look-ahead, in the registry's order.
+pub(super) struct Looks(pub(super) Vec<Box<dyn AnyLook>>);
+
+impl Lookahead for Looks {
+    type Found = Vec<AnyFound>;
+    fn look(&self, text: &str) -> Vec<AnyFound> {
+        self.0.iter().map(|look| look.look(text)).collect()
+    }
+}
