@@ -17,6 +17,7 @@ pub mod dedup;
 mod evidence;
 pub mod frame;
 mod keyword;
+mod lengths;
 pub mod noise;
 mod render;
 mod select;

@@ -1,16 +1,15 @@
 //! The lines a log plan shows so far, and the one test every candidate passes: the whole
 //! rendering, markers and notes included, still fits.
 //!
-//! Measuring the rendering walks every shown line, so [`Selection`] keeps an upper bound of
-//! the rendered length and takes a candidate whose worst-case growth fits under it without
-//! measuring. A run of candidates in priority order (the tail going back, say) is taken by
-//! a binary search over how many of them fit.
+//! Measuring the rendering walks every shown line, so [`Selection`] keeps the rendered length
+//! up to date as lines join ([`Lengths`]): trying a candidate costs what it changes. A run of
+//! candidates in priority order (the tail going back, say) is taken by a binary search over
+//! how many of them fit.
 
 use super::class::Counts;
+use super::lengths::Lengths;
 use super::render::{self, Shown};
 use super::store::Kept;
-use crate::markers::more_chars_note_len;
-use crate::text::char_count;
 
 /// Lines taken into a selection: their numbers, and whether only a note was added.
 type Added = Vec<(u64, bool)>;
@@ -23,9 +22,8 @@ pub(super) struct Selection {
     pub cap: Option<u64>,
     pub total_lines: u64,
     pub counts: Counts,
-    /// At least the length of the rendering of `shown`, when known: a candidate that fits
-    /// under it is taken without measuring everything again.
-    bound: Option<u64>,
+    /// The length of the rendering of `shown`.
+    lengths: Lengths,
 }
 
 impl Selection {
@@ -36,7 +34,7 @@ impl Selection {
             cap: None,
             total_lines,
             counts,
-            bound: None,
+            lengths: Lengths::new(total_lines, counts),
         }
     }
 
@@ -54,19 +52,7 @@ impl Selection {
     /// Takes `lines`, with `note` on line `note_on`, if everything still fits.
     pub fn try_add_noted(&mut self, lines: &[Kept], note: &str, note_on: u64) -> bool {
         let added = self.insert(lines, note, note_on);
-        if added.is_empty() {
-            return true;
-        }
-        if let Some(bound) = self.bound {
-            let grown = bound + self.growth_bound(&added);
-            if grown <= self.room() {
-                self.bound = Some(grown);
-                return true;
-            }
-        }
-        let length = self.length();
-        if length <= self.room() {
-            self.bound = Some(length);
+        if added.is_empty() || self.length() <= self.room() {
             return true;
         }
         self.undo(added);
@@ -90,10 +76,7 @@ impl Selection {
             }
         }
         if fits > 0 {
-            let added = self.insert(&lines[..fits], "", 0);
-            if !added.is_empty() {
-                self.bound = Some(self.length());
-            }
+            self.insert(&lines[..fits], "", 0);
         }
         fits
     }
@@ -105,13 +88,14 @@ impl Selection {
         let added = self.insert(lines, "", 0);
         let after = self.length();
         if after <= before {
-            self.bound = Some(after);
             return true;
         }
         self.undo(added);
         false
     }
 
+    /// Adds `lines` to `shown`, and says which were added (or only given a note), for
+    /// [`Selection::undo`].
     fn insert(&mut self, lines: &[Kept], note: &str, note_on: u64) -> Added {
         let mut added = Vec::new();
         for line in lines {
@@ -126,10 +110,13 @@ impl Selection {
                 self.shown.insert(line.no, (line.clone(), note.to_owned()));
             }
         }
+        self.lengths.update(&self.shown, &added);
         added
     }
 
+    /// Takes out the lines the last [`Selection::insert`] added.
     fn undo(&mut self, added: Added) {
+        self.lengths.revert();
         for (no, only_note) in added {
             if only_note {
                 if let Some(old) = self.shown.get_mut(&no) {
@@ -141,32 +128,19 @@ impl Selection {
         }
     }
 
-    /// At most what the rendering grew by when the lines `added` (numbers, and whether only a
-    /// note was added) joined `shown`. Each line adds at most its text, its note, a newline,
-    /// a truncation marker and a repeat marker. A note may split a run of repeats, which
-    /// shows the line's text, and the same text of the line after it, again. Only the gaps
-    /// next to a run of added lines change, and each of the at most two that take their place
-    /// is at most the widest gap marker.
-    fn growth_bound(&self, added: &[(u64, bool)]) -> u64 {
-        let mut growth = 0;
-        let mut runs = 0;
-        let mut prev = None;
-        let mut sorted = added.to_vec();
-        sorted.sort_unstable();
-        for (no, only_note) in sorted {
-            let (line, note) = &self.shown[&no];
-            let copies = if only_note { 2 } else { 1 };
-            growth += copies * (char_count(&line.text) + 1) + char_count(note);
-            growth += more_chars_note_len(line.chars) + render::repeat_note_len(self.total_lines);
-            if prev.is_none_or(|p| p + 1 != no) {
-                runs += 1;
-            }
-            prev = Some(no);
-        }
-        growth + runs * 2 * render::widest_gap(self.total_lines)
-    }
-
+    /// Characters of the rendering of `shown`: `render::measure`, kept up to date.
     pub fn length(&self) -> u64 {
-        render::measure(&self.shown, self.total_lines, self.counts)
+        let length = self.lengths.total();
+        #[cfg(debug_assertions)]
+        {
+            // The check looks at every line; the steps the selection takes do not count it.
+            #[cfg(test)]
+            let steps = render::stepped(0);
+            let measured = render::measure(&self.shown, self.total_lines, self.counts);
+            assert_eq!(length, measured, "the kept length is the rendering's");
+            #[cfg(test)]
+            render::set_stepped(steps);
+        }
+        length
     }
 }
