@@ -4,6 +4,8 @@
 //! every planner at once (see [`crate::planner`] and the registry); [`Engine::finish`] asks them
 //! for plans in priority order and takes the first that fits, or the clip. A one-shot
 //! compression is a single feed and a finish, so streamed and one-shot results cannot differ.
+//! A planner that panics, in its intake or its plan, is dropped and the others go on: the
+//! window the clip plans from is fed apart from every planner, so nothing given is lost.
 //! State between chunks is bounded by the budget and fixed caps, never by the input's size.
 
 mod ahead;
@@ -22,7 +24,7 @@ use crate::text::char_count;
 use crate::way_back::WayBack;
 use crate::window::Window;
 use reader::LineReader;
-use registry::{AnyFound, Held, Looks};
+use registry::{AnyFound, Held, Looks, guarded};
 
 /// The result of a compression: the plan that was chosen and the input's totals.
 #[derive(Debug)]
@@ -46,11 +48,13 @@ pub struct DigestSlot {
 pub const DIGEST_MIN_OMITTED_CHARS: u64 = 4_000;
 
 /// What the engine feeds: its window, the registered planners in priority order, and the
-/// digest's sampler.
+/// digest's sampler. The window is fed apart from the planners, so that whatever a planner
+/// does, the clip can still plan over everything the caller gave.
 #[derive(Debug)]
 struct Intake {
     window: Window,
-    planners: Vec<Box<dyn Held>>,
+    /// `None` for a planner that panicked: it is dropped and never asked for a plan.
+    planners: Vec<Option<Box<dyn Held>>>,
     /// Only when a digest was asked for.
     sampler: Option<Sampler>,
 }
@@ -59,13 +63,24 @@ impl Sink for Intake {
     type Lookahead = Looks;
 
     fn lookahead(&self) -> Looks {
-        Looks(self.planners.iter().map(|p| p.lookahead()).collect())
+        Looks(
+            self.planners
+                .iter()
+                // No look, when making it panicked: the block then drops the planner.
+                .map(|slot| slot.as_ref().and_then(|p| guarded(|| p.lookahead())))
+                .collect(),
+        )
     }
 
-    fn block(&mut self, block: &Block<'_>, found: Vec<AnyFound>) {
+    fn block(&mut self, block: &Block<'_>, found: Vec<Option<AnyFound>>) {
         self.window.block(block, ());
-        for (planner, found) in self.planners.iter_mut().zip(found) {
-            planner.block(block, found);
+        for (slot, found) in self.planners.iter_mut().zip(found) {
+            let Some(planner) = slot else { continue };
+            // A planner whose look or intake panicked is dropped (see `registry::guarded`).
+            let fed = found.and_then(|found| guarded(|| planner.block(block, found)));
+            if fed.is_none() {
+                *slot = None;
+            }
         }
         if let Some(sampler) = &mut self.sampler {
             sampler.block(block, ());
@@ -167,13 +182,19 @@ impl Engine {
             };
             planners
                 .into_iter()
+                .flatten()
                 .find_map(|planner| {
                     let digest = planner.digest();
-                    planner
-                        .plan(&context)
-                        // A planner's bound is by construction; this keeps it even if that has a bug.
-                        .filter(|plan| char_count(&plan.render()) <= budget.chars)
-                        .map(|plan| (plan, digest))
+                    // A planner that panics while planning answers nothing, like one whose
+                    // shape this is not; the next one, or the clip, plans instead.
+                    guarded(|| {
+                        planner
+                            .plan(&context)
+                            // A planner's bound is by construction; this keeps it even if that has a bug.
+                            .filter(|plan| char_count(&plan.render()) <= budget.chars)
+                    })
+                    .flatten()
+                    .map(|plan| (plan, digest))
                 })
                 .unwrap_or_else(|| {
                     let room = budget.room(CLIP_DIGEST);

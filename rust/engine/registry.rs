@@ -7,6 +7,7 @@
 
 use std::any::Any;
 use std::fmt::Debug;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::log::LogPlanner;
 use crate::plan::Plan;
@@ -16,14 +17,14 @@ use crate::search::SearchPlanner;
 use crate::sink::{Block, Found, Lookahead, Sink};
 
 /// The planners that read output of tools of `kind`, highest priority first, each built for
-/// the room its plans may take.
-pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Box<dyn Held>> {
+/// the room its plans may take; each in a slot the engine empties if the planner panics.
+pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Held>>> {
     let mut list = Vec::new();
     // Search output is recognised by content, whatever the tool, and goes first.
     register::<SearchPlanner>(&mut list, budget, kind);
     // Only shell-like tools: a file that mentions "error" is not a build log.
     register::<LogPlanner>(&mut list, budget, kind);
-    list
+    list.into_iter().map(Some).collect()
 }
 
 fn register<P>(list: &mut Vec<Box<dyn Held>>, budget: Budget, kind: ToolKind)
@@ -89,12 +90,25 @@ where
     }
 }
 
-/// Every registered planner's look-ahead, in the registry's order.
-pub(super) struct Looks(pub(super) Vec<Box<dyn AnyLook>>);
+/// Every registered planner's look-ahead, in the registry's order; `None` for a planner that
+/// was dropped after a panic.
+pub(super) struct Looks(pub(super) Vec<Option<Box<dyn AnyLook>>>);
 
 impl Lookahead for Looks {
-    type Found = Vec<AnyFound>;
-    fn look(&self, text: &str) -> Vec<AnyFound> {
-        self.0.iter().map(|look| look.look(text)).collect()
+    /// `None` where a planner was dropped or its look panicked (see [`guarded`]).
+    type Found = Vec<Option<AnyFound>>;
+    fn look(&self, text: &str) -> Vec<Option<AnyFound>> {
+        self.0
+            .iter()
+            .map(|look| look.as_ref().and_then(|look| guarded(|| look.look(text))))
+            .collect()
     }
+}
+
+/// Runs one planner's work, turning a panic into `None`. A planner's panic is a bug, but it
+/// must cost only that planner: the window the clip plans from is fed apart from every
+/// planner, so the engine drops the one that panicked and the stream goes on. What the
+/// planner held is never read again, which is why asserting unwind safety is sound here.
+pub(super) fn guarded<T>(work: impl FnOnce() -> T) -> Option<T> {
+    catch_unwind(AssertUnwindSafe(work)).ok()
 }

@@ -97,3 +97,77 @@ fn every_split_gives_the_same_output() {
         assert_eq!(run(&chunks, 700).plan.render(), whole, "chunk size {size}");
     }
 }
+
+/// Where a [`Panicky`] planner panics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PanicAt {
+    Look,
+    Block,
+    Plan,
+}
+
+/// A planner with a bug: it panics at `at`, on the third block for intake.
+#[derive(Debug)]
+struct Panicky {
+    at: PanicAt,
+    blocks: u32,
+}
+
+#[derive(Debug)]
+struct PanickyLook(PanicAt);
+
+impl crate::sink::Lookahead for PanickyLook {
+    type Found = ();
+    fn look(&self, text: &str) {
+        assert!(
+            self.0 != PanicAt::Look || !text.contains("line 500 "),
+            "injected panic in a look-ahead"
+        );
+    }
+}
+
+impl Sink for Panicky {
+    type Lookahead = PanickyLook;
+    fn lookahead(&self) -> PanickyLook {
+        PanickyLook(self.at)
+    }
+    fn block(&mut self, _block: &Block<'_>, (): ()) {
+        self.blocks += 1;
+        assert!(
+            self.at != PanicAt::Block || self.blocks < 3,
+            "injected panic in a planner's intake"
+        );
+    }
+}
+
+impl crate::planner::Planner for Panicky {
+    fn new(_room: u64) -> Self {
+        unreachable!("built by the test")
+    }
+    fn plan(self, _context: &Context<'_>) -> Option<Plan> {
+        assert!(self.at != PanicAt::Plan, "injected panic while planning");
+        None
+    }
+}
+
+/// Issue 12: a planner's panic costs only that planner; the clip still plans over everything
+/// the caller gave, exactly as if the planner had answered nothing.
+#[test]
+fn a_panicking_planner_falls_back_to_the_clip() {
+    let input = numbered_lines(3000);
+    let chunks: Vec<&[u8]> = input.as_bytes().chunks(4096).collect();
+    let expected = run(&chunks, 2000);
+    assert_eq!(expected.plan.shape, Shape::Clip);
+    for at in [PanicAt::Look, PanicAt::Block, PanicAt::Plan] {
+        let mut engine = Engine::new(2000, profile()).unwrap();
+        // First, so that its panic comes before every real planner's turn.
+        let panicky: Box<dyn Held> = Box::new(Panicky { at, blocks: 0 });
+        engine.intake.planners.insert(0, Some(panicky));
+        for chunk in &chunks {
+            engine.feed_bytes(chunk);
+        }
+        let out = engine.finish();
+        assert_eq!(out.plan.render(), expected.plan.render(), "{at:?}");
+        assert_eq!(out.totals, expected.totals, "{at:?}");
+    }
+}
