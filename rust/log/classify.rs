@@ -210,12 +210,38 @@ impl Lookahead for Prefilter {
         };
         let (mut counted, mut line) = (0, 0);
         let (mut keywords, mut forms) = (Cursor::new(&self.keywords), Cursor::new(&self.forms));
-        while let Some(hit) = keywords
-            .hit(text, from)
-            .into_iter()
-            .chain(forms.hit(text, from))
-            .min()
-        {
+        // The last line hit: where it starts and ends, and its class. A line equal to it is
+        // hit too (see `repeat`) and has its class, for the cost of a compare.
+        let mut last: Option<(usize, usize, Class)> = None;
+        loop {
+            if let Some((start, end, class)) = last {
+                if let Some(next_end) = repeat(bytes, start, end) {
+                    line += 1;
+                    counted = end + 1;
+                    if class != Class::Other {
+                        found.push(Candidate {
+                            start: end + 1,
+                            end: next_end,
+                            line,
+                            class,
+                        });
+                    }
+                    last = Some((end + 1, next_end, class));
+                    if next_end == bytes.len() {
+                        break;
+                    }
+                    from = next_end;
+                    continue;
+                }
+            }
+            let Some(hit) = keywords
+                .hit(text, from)
+                .into_iter()
+                .chain(forms.hit(text, from))
+                .min()
+            else {
+                break;
+            };
             // The hit's line starts after the last '\n' at or before it (there is one at `from`).
             let start = memchr::memrchr(b'\n', &bytes[from..=hit]).map_or(from, |nl| from + nl) + 1;
             if start >= bytes.len() {
@@ -233,6 +259,7 @@ impl Lookahead for Prefilter {
                     class,
                 });
             }
+            last = Some((start, end, class));
             if end == bytes.len() {
                 break;
             }
@@ -240,6 +267,22 @@ impl Lookahead for Prefilter {
         }
         found
     }
+}
+
+/// The end of the line after the one at `start..end` of `bytes` (which ends in a `'\n'`, or
+/// at the end of `bytes`) when the two are equal, else `None`.
+///
+/// Equal lines are hit alike: no pattern holds a `'\n'` but as its first byte, so a match
+/// that starts at the `'\n'` before a line or inside it ends inside it, and a line hit by the
+/// scan from the `'\n'` before it (or from earlier) is hit by one from the `'\n'` before an
+/// equal line. Their classes are equal too: classification reads nothing but the line.
+fn repeat(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+    let len = end - start;
+    let next = end + 1;
+    let next_end = next.checked_add(len)?;
+    let same = bytes.get(next..next_end)? == &bytes[start..end]
+        && bytes.get(next_end).is_none_or(|&b| b == b'\n');
+    same.then_some(next_end)
 }
 
 /// The class of one raw line (without its `'\n'`).
@@ -484,6 +527,48 @@ mod tests {
             assert_eq!(c(line), Class::Other, "{line:?}");
         }
         assert_eq!(c("\x1b[31merror\x1b[0m: x undeclared"), Class::Error);
+    }
+
+    /// A line equal to the one before is found without a scan (see `repeat`): what the
+    /// look-ahead finds is still what a scan of each line on its own finds.
+    #[test]
+    fn repeated_lines_are_found_as_if_each_were_scanned() {
+        for pattern in PATTERNS.iter().chain(FORM_PATTERNS) {
+            assert!(!pattern.as_bytes()[1..].contains(&b'\n'), "{pattern:?}");
+        }
+        let pre = Prefilter::default();
+        let words = [
+            "error", "FAILED", "OK", "ok", "x", " ", "warning:", "E  ", "\r", "\x1b[1m",
+        ];
+        let lines: Vec<String> = word_lines(&words, 0x9e37_79b9_7f4a_7c15, 4, true)
+            .take(3000)
+            .collect();
+        let mut text = String::new();
+        for (i, line) in lines.iter().enumerate() {
+            for _ in 0..=(i % 4) {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        for text in [text.as_str(), text.trim_end_matches('\n')] {
+            let mut want = Vec::new();
+            let mut start = 0;
+            for (no, raw) in text.split('\n').enumerate() {
+                let end = start + raw.len();
+                let hit = pre.next_hit(&format!("\n{raw}"), 0).is_some();
+                let class = c(raw);
+                if no > 0 && hit && class != Class::Other {
+                    want.push(Candidate {
+                        start,
+                        end,
+                        line: no as u64,
+                        class,
+                    });
+                }
+                start = end + 1;
+            }
+            assert_eq!(pre.look(text), want);
+        }
     }
 
     /// The prefilter's contract: a line it does not hit is `Other`.

@@ -134,9 +134,16 @@ impl LogPlanner {
 
     /// Classifies (unless its class is `known`) and counts one line, and keeps it where its
     /// class says.
-    fn line(&mut self, block: Scanned, start: usize, end: usize, no: u64, known: Option<Class>) {
+    fn line(
+        &mut self,
+        block: Scanned,
+        line: &Shown,
+        start: usize,
+        end: usize,
+        no: u64,
+        known: Option<Class>,
+    ) {
         let text = block.text;
-        let line = Shown::new(&text[start..end]);
         let nl = end < text.len();
         let class = known.unwrap_or_else(|| line.class());
         if class == Class::Error {
@@ -144,7 +151,7 @@ impl LogPlanner {
         } else if self.pending.is_some() {
             let mut cum = self.counts;
             cum.add(class);
-            let kept = keep_shown(&line, no, class, nl, cum, self.line_keep);
+            let kept = keep_shown(line, no, class, nl, cum, self.line_keep);
             self.add_after(kept);
         }
         if class == Class::Other {
@@ -170,11 +177,11 @@ impl LogPlanner {
             let shown = &line.text[..byte_at_char(&line.text, self.line_keep)];
             let (counts, line_keep) = (self.counts, self.line_keep);
             self.warnings.add_with(shown, no, || {
-                keep_shown(&line, no, class, nl, counts, line_keep)
+                keep_shown(line, no, class, nl, counts, line_keep)
             });
             return;
         }
-        let kept = keep_shown(&line, no, class, nl, self.counts, self.line_keep);
+        let kept = keep_shown(line, no, class, nl, self.counts, self.line_keep);
         match class {
             Class::Summary => {
                 if let Some(mut lines) = verdict {
@@ -252,17 +259,16 @@ impl LogPlanner {
         }
     }
 
-    /// Offers the line at `start..end` (of class `known`, when known) to the open block; false
-    /// when the block ended before it.
+    /// Offers `line`, at `..end` of `text` (of class `known`, when known), to the open block;
+    /// false when the block ended before it.
     fn absorb(
         &mut self,
         text: &str,
-        start: usize,
+        line: &Shown,
         end: usize,
         no: u64,
         known: Option<Class>,
     ) -> bool {
-        let line = Shown::new(&text[start..end]);
         let nl = end < text.len();
         let Some(open) = self.open.as_mut() else {
             return false;
@@ -272,7 +278,7 @@ impl LogPlanner {
             // A line blank after its CI prefix may still be classified (a bare `##[error]`):
             // held, it would never be counted, so it ends the block and is read on its own.
             Step::Hold if class == Class::Other => {
-                let kept = keep_shown(&line, no, Class::Other, nl, self.counts, self.line_keep);
+                let kept = keep_shown(line, no, Class::Other, nl, self.counts, self.line_keep);
                 open.held.push(kept);
                 true
             }
@@ -282,7 +288,7 @@ impl LogPlanner {
             }
             Step::Absorb => {
                 self.counts.add(class);
-                let kept = keep_shown(&line, no, class, nl, self.counts, self.line_keep);
+                let kept = keep_shown(line, no, class, nl, self.counts, self.line_keep);
                 let open = self.open.as_mut().expect("checked above");
                 let held = std::mem::take(&mut open.held);
                 open.shown += held.iter().map(shown_chars).sum::<u64>() + shown_chars(&kept);
@@ -353,6 +359,8 @@ impl LogPlanner {
         let mut at = 0;
         let mut at_no = first_no;
         let mut next = 0;
+        // The line an ended block gave back, read once for both looks at it.
+        let mut read: Option<(usize, Shown)> = None;
         while at < bytes.len() {
             // The prefilter vouches for every line but the first: a line it did not find is
             // `Other`. With no block open, only the lines it found need a look.
@@ -377,12 +385,18 @@ impl LogPlanner {
             let end = end.unwrap_or_else(|| {
                 memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i)
             });
+            let line = match read.take() {
+                Some((start, line)) if start == at => line,
+                _ => Shown::new(&text[at..end]),
+            };
             if self.open.is_some() {
-                if !self.absorb(text, at, end, at_no, known) {
-                    continue; // the block ended before this line: look at it again
+                if !self.absorb(text, &line, end, at_no, known) {
+                    // The block ended before this line: look at it again.
+                    read = Some((at, line));
+                    continue;
                 }
             } else {
-                self.line(block, at, end, at_no, known);
+                self.line(block, &line, at, end, at_no, known);
             }
             at = end + 1;
             at_no += 1;
