@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use super::class::Counts;
 use super::store::Kept;
-use crate::markers::{more_chars_note, more_chars_note_len, thousands, tokens, widest_len, width};
+use crate::markers::{more_chars_note, thousands, tokens, widest_len, width};
 use crate::plan::{LineRange, Piece};
 use crate::text::char_count;
 use crate::way_back::WayBack;
@@ -229,7 +229,9 @@ fn walk<'s>(shown: &'s Shown, total_lines: u64, totals: Counts, mut visit: impl 
     }
 }
 
-/// `layout(..).chars`, without building the text: selection asks it once per candidate.
+/// `layout(..).chars`, without building the text: what debug builds check the selection's
+/// kept length against.
+#[cfg(debug_assertions)]
 #[must_use]
 pub fn measure(shown: &Shown, total_lines: u64, totals: Counts) -> u64 {
     let mut chars = 0;
@@ -245,7 +247,7 @@ pub fn measure(shown: &Shown, total_lines: u64, totals: Counts) -> u64 {
             let text_chars = char_count(&line.text);
             chars += text_chars + char_count(note);
             if line.truncated {
-                chars += more_chars_note_len(line.chars.saturating_sub(text_chars));
+                chars += crate::markers::more_chars_note_len(line.chars.saturating_sub(text_chars));
             }
             if repeats > 1 {
                 chars += repeat_note_len(repeats);

@@ -8,7 +8,9 @@
 
 use super::class::Counts;
 use super::lengths::Lengths;
-use super::render::{self, Shown};
+#[cfg(debug_assertions)]
+use super::render;
+use super::render::Shown;
 use super::store::Kept;
 
 /// Lines taken into a selection: their numbers, and whether only a note was added.
@@ -21,7 +23,9 @@ pub(super) struct Selection {
     /// A lower limit that the current step of the plan keeps to, if any.
     pub cap: Option<u64>,
     pub total_lines: u64,
-    pub counts: Counts,
+    /// What the debug build's cross-check of the length needs.
+    #[cfg(debug_assertions)]
+    counts: Counts,
     /// The length of the rendering of `shown`.
     lengths: Lengths,
 }
@@ -33,6 +37,7 @@ impl Selection {
             limit,
             cap: None,
             total_lines,
+            #[cfg(debug_assertions)]
             counts,
             lengths: Lengths::new(total_lines, counts),
         }
