@@ -1,9 +1,10 @@
 //! `shapeclip._core`: the Python binding of the engine, and nothing else.
 //!
 //! Each entry point extracts its arguments, releases the GIL while the engine works on borrowed
-//! text, and converts the result. A panic inside the engine is caught here and raised as
-//! `EngineError`, which the Python facade answers by falling back to its pure-Python clip; it
-//! never reaches a caller.
+//! text, and converts the result. The engine answers its planners', window's and clip's panics
+//! itself; one in its reading is caught here and raised as `EngineError`, which the Python
+//! facade answers with its pure-Python clip where it still has the input; it never reaches a
+//! caller.
 
 mod clip;
 mod cut;
@@ -11,6 +12,8 @@ mod digest;
 mod engine;
 mod error;
 mod extenders;
+#[cfg(any(test, feature = "fault-injection"))]
+mod fault;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod hash;

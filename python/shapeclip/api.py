@@ -1,8 +1,10 @@
 """The public entry points: `compress`, `acompress`, `compress_detailed` and `Compressor`.
 
-The work runs in the native core when it loaded. A stream is also fed to the bounded
-pure-Python clip, so that if the core fails on some input (a panic is caught and raised as
-`EngineError`) the caller still gets an honest, budget-bound result for everything it gave.
+The work runs in the native core when it loaded, else in the bounded pure-Python clip. The core
+answers its own planners' failures (a planner that panics is dropped and the clip plans
+instead), so only a failure of its reading escapes, as `EngineError`. Then a one-shot call
+clips the text it still holds in Python, and a stream re-reads its stored copy if there is one;
+without one the result says that shapeclip failed and nothing of the output could be kept.
 Arguments are checked here, before the core sees them: a bad argument raises, data never does.
 A digest, when given, is asked after planning and written into the plan's marker.
 """
@@ -63,7 +65,9 @@ class Compressed:
     """A compression's text and the facts about it."""
 
     text: str
-    #: "passthrough" (fitted, unchanged) or the planner used: "clip", "search" or "log".
+    #: "passthrough" (fitted, unchanged) or the planner used: "clip", "search" or "log"; or
+    #: "failed" when the core failed on a stream that was not stored, so that nothing of it
+    #: could be kept or counted (the counts below are then 0, and the text says so).
     shape: str
     #: "native" or "python": which backend produced `text`.
     backend: str
@@ -283,10 +287,10 @@ class Compressor:
         store: Store | None = None,
     ) -> None:
         self._options = _options(tool_name, budget, digest, digest_timeout, digest_cache, store)
-        # Fed alongside the core: the core's state cannot be recovered after a failure, and the
-        # caller's chunks are gone by then.
-        self._shadow = fallback.Clipper(self._options.budget, self._options.profile, self._options.tool)
         self._core = _start_core(self._options)
+        self._clipper = None if self._core is not None else _clipper(self._options)
+        # Set when the core failed mid-stream: its state is lost, and so are the chunks before.
+        self._core_failed = False
         self._keeper = _keeper(self._options)
         self._finished = False
 
@@ -302,11 +306,16 @@ class Compressor:
             try:
                 self._core.feed(chunk)
             except _NativeFailure as exc:
-                _warn_once(f"the native core failed on this input ({exc!r})")
-                self._core = None
-        self._shadow.feed(chunk)
+                self._fail(exc)
+        elif self._clipper is not None:
+            self._clipper.feed(chunk)
         if self._keeper is not None:
             self._keeper.feed(chunk)
+
+    def _fail(self, exc: BaseException) -> None:
+        _warn_once(f"the native core failed on this input ({exc!r})")
+        self._core = None
+        self._core_failed = True
 
     def _plan(self) -> _Planned:
         self._check_open()
@@ -316,11 +325,17 @@ class Compressor:
             try:
                 planned = _from_report(self._core.finish(kept.way_back()), self._options)
             except _NativeFailure as exc:
-                _warn_once(f"the native core failed on this input ({exc!r})")
+                self._fail(exc)
             else:
                 if planned is not None:
                     return _with_kept(planned, kept)
-        return _with_kept(_from_clip(self._shadow.finish(kept.way_back()), self._options.budget), kept)
+                self._core_failed = True
+        if not self._core_failed:
+            assert self._clipper is not None  # no core from the start: the clip read everything
+            return _with_kept(_from_clip(self._clipper.finish(kept.way_back()), self._options.budget), kept)
+        if kept.entry is not None:
+            return _with_kept(_reclip(kept.entry, self._options), kept)
+        return _with_kept(_Planned(_failed(self._options)), kept)
 
     def finish(self) -> str:
         """The compressed text: at most `budget` characters."""
@@ -337,6 +352,33 @@ class Compressor:
     async def afinish_detailed(self) -> Compressed:
         """`finish_detailed` for a digest that is a coroutine function."""
         return await _adigested(self._plan())
+
+
+def _clipper(options: _Options) -> fallback.Clipper:
+    return fallback.Clipper(options.budget, options.profile, options.tool)
+
+
+def _reclip(entry: Entry, options: _Options) -> _Planned:
+    """The pure-Python clip over a stored copy, for a stream whose chunks the core lost."""
+    clipper = _clipper(options)
+    with entry.path.open("rb") as stored:
+        while chunk := stored.read(1 << 20):
+            clipper.feed(chunk)
+    return _from_clip(clipper.finish((entry.id, str(entry.path))), options.budget)
+
+
+def _failed(options: _Options) -> Compressed:
+    """What a stream the core failed on, with no stored copy, can honestly be answered with."""
+    again = {"shell": "run the command again without shapeclip", "file_read": "read the file again in parts"}
+    hint = again.get(options.profile.kind, "call the tool again for a part of it")
+    for text in (
+        f"[shapeclip: all of this output omitted: shapeclip failed on it, and it was not stored. To see it, {hint}.]",
+        "[output omitted: shapeclip failed]",
+        "\u2026",
+    ):
+        if len(text) <= options.budget:
+            break
+    return Compressed(text, "failed", "python", 0, 0, 0, 0, ())
 
 
 def _plan_text(text: object, options: _Options) -> _Planned:
@@ -359,7 +401,7 @@ def _plan_text(text: object, options: _Options) -> _Planned:
         else:
             if planned is not None:
                 return _with_kept(planned, kept)
-    clipper = fallback.Clipper(options.budget, options.profile, options.tool)
+    clipper = _clipper(options)
     clipper.feed(checked)
     return _with_kept(_from_clip(clipper.finish(kept.way_back()), options.budget), kept)
 

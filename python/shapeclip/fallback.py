@@ -1,7 +1,7 @@
 """The pure-Python clip: the same contract as the native clip, for when the core cannot run.
 
-It is used when `shapeclip._core` cannot be imported, and when the core fails on an input (the
-facade feeds this clip alongside the core, so even a stream is never lost). It follows the
+It is used when `shapeclip._core` cannot be imported, when the core fails on a text the facade
+still holds, and over the stored copy of a stream the core failed on. It follows the
 native clip's algorithm and wording exactly; tests hold the two to identical output, which also
 makes each the other's oracle. Like the core, it keeps only the first `budget` characters and
 the last `budget + 1`, so its memory is bounded by the budget.

@@ -5,10 +5,13 @@
 //! for plans in priority order and takes the first that fits, or the clip. A one-shot
 //! compression is a single feed and a finish, so streamed and one-shot results cannot differ.
 //! A planner that panics, in its intake or its plan, is dropped and the others go on: the
-//! window the clip plans from is fed apart from every planner, so nothing given is lost.
+//! window the clip plans from is fed apart from every planner, so nothing given is lost. Should
+//! the window or the clip itself panic, the plan is [`last_resort`]'s marker, with the reader's
+//! exact totals; only a panic in the reader escapes, to the binding.
 //! State between chunks is bounded by the budget and fixed caps, never by the input's size.
 
 mod ahead;
+mod last_resort;
 mod prepare;
 pub mod reader;
 mod registry;
@@ -52,10 +55,11 @@ pub const DIGEST_MIN_OMITTED_CHARS: u64 = 4_000;
 /// does, the clip can still plan over everything the caller gave.
 #[derive(Debug)]
 struct Intake {
-    window: Window,
+    /// `None` once it panicked: then nothing of the input can be shown (see [`last_resort`]).
+    window: Option<Window>,
     /// `None` for a planner that panicked: it is dropped and never asked for a plan.
     planners: Vec<Option<Box<dyn Held>>>,
-    /// Only when a digest was asked for.
+    /// Only when a digest was asked for; dropped if it panics, and then no digest is asked.
     sampler: Option<Sampler>,
 }
 
@@ -73,7 +77,16 @@ impl Sink for Intake {
     }
 
     fn block(&mut self, block: &Block<'_>, found: Vec<Option<AnyFound>>) {
-        self.window.block(block, ());
+        if let Some(window) = &mut self.window {
+            let fed = guarded(|| {
+                #[cfg(any(test, feature = "fault-injection"))]
+                crate::fault::at(crate::fault::WINDOW, block.text.as_bytes());
+                window.block(block, ());
+            });
+            if fed.is_none() {
+                self.window = None;
+            }
+        }
         for (slot, found) in self.planners.iter_mut().zip(found) {
             let Some(planner) = slot else { continue };
             // A planner whose look or intake panicked is dropped (see `registry::guarded`).
@@ -83,7 +96,9 @@ impl Sink for Intake {
             }
         }
         if let Some(sampler) = &mut self.sampler {
-            sampler.block(block, ());
+            if guarded(|| sampler.block(block, ())).is_none() {
+                self.sampler = None;
+            }
         }
     }
 }
@@ -113,7 +128,7 @@ impl Engine {
             budget,
             reader: LineReader::default(),
             intake: Intake {
-                window: Window::new(budget.chars),
+                window: Some(Window::new(budget.chars)),
                 planners: registry::planners(budget, profile.kind),
                 sampler: None,
             },
@@ -140,10 +155,14 @@ impl Engine {
     }
 
     pub fn feed_str(&mut self, chunk: &str) {
+        #[cfg(any(test, feature = "fault-injection"))]
+        crate::fault::at(crate::fault::ENGINE, chunk.as_bytes());
         self.reader.feed_str(chunk, &mut self.intake);
     }
 
     pub fn feed_bytes(&mut self, chunk: &[u8]) {
+        #[cfg(any(test, feature = "fault-injection"))]
+        crate::fault::at(crate::fault::ENGINE, chunk);
         self.reader.feed_bytes(chunk, &mut self.intake);
     }
 
@@ -164,44 +183,12 @@ impl Engine {
             planners,
             sampler,
         } = self.intake;
-        let budget = self.budget;
-        let (plan, digest_applies) = if totals.chars <= budget.chars {
-            let plan = Plan {
-                shape: Shape::Passthrough,
-                pieces: vec![Piece::Kept(window.head)],
-                omitted: vec![],
-                omitted_chars: 0,
-            };
-            (plan, false)
-        } else {
-            let context = Context {
-                window: &window,
-                totals,
-                budget,
-                profile: &self.profile,
-            };
-            planners
-                .into_iter()
-                .flatten()
-                .find_map(|planner| {
-                    let digest = planner.digest();
-                    // A planner that panics while planning answers nothing, like one whose
-                    // shape this is not; the next one, or the clip, plans instead.
-                    guarded(|| {
-                        planner
-                            .plan(&context)
-                            // A planner's bound is by construction; this keeps it even if that has a bug.
-                            .filter(|plan| char_count(&plan.render()) <= budget.chars)
-                    })
-                    .flatten()
-                    .map(|plan| (plan, digest))
-                })
-                .unwrap_or_else(|| {
-                    let room = budget.room(CLIP_DIGEST);
-                    let plan = clip::plan(&window, &totals, room, &self.profile);
-                    (plan, CLIP_DIGEST)
-                })
-        };
+        let (plan, digest_applies) = window
+            .and_then(|window| plan_over(window, planners, totals, self.budget, &self.profile))
+            .unwrap_or_else(|| {
+                let plan = last_resort::plan(&totals, self.budget.chars, &self.profile);
+                (plan, false)
+            });
         let digest = sampler
             .filter(|_| digest_applies)
             .and_then(|sampler| digest_slot(&plan, &sampler));
@@ -211,6 +198,53 @@ impl Engine {
             digest,
         }
     }
+}
+
+/// The plan over what the window kept, and whether a digest may go in it; `None` when the clip
+/// panicked (the window having panicked is the caller's to see).
+fn plan_over(
+    window: Window,
+    planners: Vec<Option<Box<dyn Held>>>,
+    totals: Totals,
+    budget: Budget,
+    profile: &Profile,
+) -> Option<(Plan, bool)> {
+    if totals.chars <= budget.chars {
+        let plan = Plan {
+            shape: Shape::Passthrough,
+            pieces: vec![Piece::Kept(window.head)],
+            omitted: vec![],
+            omitted_chars: 0,
+        };
+        return Some((plan, false));
+    }
+    let context = Context {
+        window: &window,
+        totals,
+        budget,
+        profile,
+    };
+    let planned = planners.into_iter().flatten().find_map(|planner| {
+        let digest = planner.digest();
+        // A planner that panics while planning answers nothing, like one whose shape this is
+        // not; the next one, or the clip, plans instead.
+        guarded(|| {
+            planner
+                .plan(&context)
+                // A planner's bound is by construction; this keeps it even if that has a bug.
+                .filter(|plan| char_count(&plan.render()) <= budget.chars)
+        })
+        .flatten()
+        .map(|plan| (plan, digest))
+    });
+    planned.or_else(|| {
+        guarded(|| {
+            #[cfg(any(test, feature = "fault-injection"))]
+            crate::fault::at(crate::fault::CLIP, window.head.as_bytes());
+            let plan = clip::plan(&window, &totals, budget.room(CLIP_DIGEST), profile);
+            (plan, CLIP_DIGEST)
+        })
+    })
 }
 
 /// The clip, every planner's fallback, leaves room for a digest.

@@ -20,6 +20,8 @@ use crate::sink::{Block, Found, Lookahead, Sink};
 /// the room its plans may take; each in a slot the engine empties if the planner panics.
 pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Held>>> {
     let mut list = Vec::new();
+    #[cfg(feature = "fault-injection")]
+    register::<crate::fault::Fault>(&mut list, budget, kind);
     // Search output is recognised by content, whatever the tool, and goes first.
     register::<SearchPlanner>(&mut list, budget, kind);
     // Only shell-like tools: a file that mentions "error" is not a build log.

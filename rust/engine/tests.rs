@@ -98,76 +98,69 @@ fn every_split_gives_the_same_output() {
     }
 }
 
-/// Where a [`Panicky`] planner panics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PanicAt {
-    Look,
-    Block,
-    Plan,
+/// `numbered_lines(3000)` with `trigger` as line 2, where even a small window keeps it.
+fn faulty_input(trigger: &str) -> Vec<u8> {
+    numbered_lines(3000)
+        .replacen("line 2 of the log", trigger, 1)
+        .into_bytes()
 }
 
-/// A planner with a bug: it panics at `at`, on the third block for intake.
-#[derive(Debug)]
-struct Panicky {
-    at: PanicAt,
-    blocks: u32,
-}
-
-#[derive(Debug)]
-struct PanickyLook(PanicAt);
-
-impl crate::sink::Lookahead for PanickyLook {
-    type Found = ();
-    fn look(&self, text: &str) {
-        assert!(
-            self.0 != PanicAt::Look || !text.contains("line 500 "),
-            "injected panic in a look-ahead"
-        );
+fn run_with_fault_planner(input: &[u8], budget: u64) -> Outcome {
+    let mut engine = Engine::new(budget, profile()).unwrap();
+    // First, so that its panic comes before every real planner's turn.
+    let fault: Box<dyn Held> = Box::new(<crate::fault::Fault as crate::planner::Planner>::new(0));
+    engine.intake.planners.insert(0, Some(fault));
+    for chunk in input.chunks(4096) {
+        engine.feed_bytes(chunk);
     }
-}
-
-impl Sink for Panicky {
-    type Lookahead = PanickyLook;
-    fn lookahead(&self) -> PanickyLook {
-        PanickyLook(self.at)
-    }
-    fn block(&mut self, _block: &Block<'_>, (): ()) {
-        self.blocks += 1;
-        assert!(
-            self.at != PanicAt::Block || self.blocks < 3,
-            "injected panic in a planner's intake"
-        );
-    }
-}
-
-impl crate::planner::Planner for Panicky {
-    fn new(_room: u64) -> Self {
-        unreachable!("built by the test")
-    }
-    fn plan(self, _context: &Context<'_>) -> Option<Plan> {
-        assert!(self.at != PanicAt::Plan, "injected panic while planning");
-        None
-    }
+    engine.finish()
 }
 
 /// Issue 12: a planner's panic costs only that planner; the clip still plans over everything
 /// the caller gave, exactly as if the planner had answered nothing.
 #[test]
 fn a_panicking_planner_falls_back_to_the_clip() {
-    let input = numbered_lines(3000);
-    let chunks: Vec<&[u8]> = input.as_bytes().chunks(4096).collect();
-    let expected = run(&chunks, 2000);
-    assert_eq!(expected.plan.shape, Shape::Clip);
-    for at in [PanicAt::Look, PanicAt::Block, PanicAt::Plan] {
-        let mut engine = Engine::new(2000, profile()).unwrap();
-        // First, so that its panic comes before every real planner's turn.
-        let panicky: Box<dyn Held> = Box::new(Panicky { at, blocks: 0 });
-        engine.intake.planners.insert(0, Some(panicky));
-        for chunk in &chunks {
-            engine.feed_bytes(chunk);
+    use crate::fault::{INTAKE, LOOK, PLAN};
+    for trigger in [LOOK, INTAKE, PLAN] {
+        let input = faulty_input(trigger);
+        let chunks: Vec<&[u8]> = input.chunks(4096).collect();
+        let expected = run(&chunks, 2000);
+        assert_eq!(expected.plan.shape, Shape::Clip);
+        let out = run_with_fault_planner(&input, 2000);
+        assert_eq!(out.plan.render(), expected.plan.render(), "{trigger}");
+        assert_eq!(out.totals, expected.totals, "{trigger}");
+    }
+}
+
+/// Issue 12: when the window or the clip panics there is nothing to show, and the plan says
+/// that all of the input was omitted, with the reader's exact totals.
+#[test]
+fn a_panicking_window_or_clip_leaves_the_last_resort_with_exact_totals() {
+    use crate::fault::{CLIP, WINDOW};
+    for trigger in [WINDOW, CLIP] {
+        let input = faulty_input(trigger);
+        let text = std::str::from_utf8(&input).unwrap();
+        // An input that fits needs no clip, so only the window's panic reaches the last resort.
+        let budgets: &[u64] = if trigger == WINDOW {
+            &[100, 2000, 1_000_000]
+        } else {
+            &[100, 2000]
+        };
+        for &budget in budgets {
+            let out = run_with_fault_planner(&input, budget);
+            let totals = Totals {
+                chars: text.chars().count() as u64,
+                lines: 3000,
+                newlines: 3000,
+            };
+            assert_eq!(out.totals, totals, "{trigger}");
+            assert_eq!(
+                out.plan,
+                last_resort::plan(&totals, budget, &profile()),
+                "{trigger} {budget}"
+            );
+            assert!(out.plan.render().chars().count() as u64 <= budget);
+            assert_eq!(out.plan.omitted_lines(), 3000);
         }
-        let out = engine.finish();
-        assert_eq!(out.plan.render(), expected.plan.render(), "{at:?}");
-        assert_eq!(out.totals, expected.totals, "{at:?}");
     }
 }

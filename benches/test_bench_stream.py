@@ -1,0 +1,57 @@
+"""Streamed `Compressor.feed` on a generated 100 MB build log, against one `compress` call.
+
+A stream costs what the engine costs plus the facade's work per chunk; this shows that work at
+the chunk sizes callers use (a pipe's 64 KiB reads, the CLI's 1 MiB, a large 16 MiB buffer).
+Chunks are `bytes`, as a pipe gives them.
+
+    python -m pytest benches/test_bench_stream.py -s -p no:cacheprovider
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import shapeclip
+from gen_logs import build_log
+
+SIZE = 100_000_000
+BUDGET = 16_000
+ROUNDS = 3
+CHUNKS = {"64KiB": 1 << 16, "1MiB": 1 << 20, "16MiB": 1 << 24}
+
+
+@pytest.fixture(scope="module")
+def data() -> bytes:
+    return build_log(SIZE).encode()
+
+
+def _best(run: object) -> float:
+    assert callable(run)
+    best = float("inf")
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        out = run()
+        best = min(best, time.perf_counter() - started)
+        assert len(out) <= BUDGET
+    return best
+
+
+@pytest.mark.parametrize("chunk", list(CHUNKS))
+def test_streamed_feed(data: bytes, chunk: str) -> None:
+    step = CHUNKS[chunk]
+
+    def stream() -> str:
+        compressor = shapeclip.Compressor("bash", BUDGET)
+        for i in range(0, len(data), step):
+            compressor.feed(data[i : i + step])
+        return compressor.finish()
+
+    streamed = _best(stream)
+    one_call = _best(lambda: shapeclip.compress(data, "bash", BUDGET))
+    assert stream() == shapeclip.compress(data, "bash", BUDGET)
+    print(
+        f"\n{len(data) / 1e6:.0f} MB in {chunk} chunks: {streamed:.3f} s "
+        f"({len(data) / streamed / 1e6:,.0f} MB/s); one call {one_call:.3f} s"
+    )
