@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import math
+import re
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -268,3 +270,13 @@ def test_the_request_is_data_a_caller_can_keep() -> None:
     }
     with pytest.raises(dataclasses.FrozenInstanceError):
         request.room = 0  # type: ignore[misc]
+
+
+def test_the_readme_example_of_apply_runs_as_written() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"```python\n(import shapeclip\.digest\n.*?)```", readme, re.DOTALL)
+    fn = Counting()
+    scope: dict[str, Any] = {"build_log": LOG, "digest": Digest(fn, cache={})}
+    exec(example, scope)
+    assert scope["result"].text == shapeclip.compress(LOG, "bash", 16_000, digest=Digest(fn, cache={}))
+    assert scope["result"].digest is not None and scope["result"].digest_request is None
