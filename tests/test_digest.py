@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 import shapeclip
 from llm_server import NORMAL, serve
-from shapeclip.digest import LRU, anthropic_messages, openai_chat
+from shapeclip import Compressed, Digest
+from shapeclip.digest import LRU, aapply, anthropic_messages, apply, openai_chat
 from shapeclip.digest.run import LEAD
 
 LOG = "".join(f"[{i:06}] compiling src/module_{i % 97}.c ... ok\n" for i in range(20_000))
@@ -54,9 +55,14 @@ def without_digest(text: str) -> str:
     return DIGESTED.sub("]", text)
 
 
+def detailed(text: str, tool: str | None, budget: int, digest: Digest) -> Compressed:
+    """`compress_detailed` with its digest asked, as `compress` asks it."""
+    return apply(shapeclip.compress_detailed(text, tool, budget, digest=digest), digest)
+
+
 @pytest.mark.parametrize("sdk", ["openai", "anthropic"])
 def test_a_normal_answer_lands_in_the_marker_with_its_costs(server: Any, sdk: str) -> None:
-    result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=adapter(server, sdk, "normal"), digest_cache={})
+    result = detailed(LOG, "bash", 4000, Digest(adapter(server, sdk, "normal"), cache={}))
     assert len(result.text) <= 4000
     assert f"{LEAD}{CLEAN_NORMAL}]" in result.text
     call = result.digest
@@ -72,8 +78,8 @@ def test_a_normal_answer_lands_in_the_marker_with_its_costs(server: Any, sdk: st
 @pytest.mark.parametrize("sdk", ["openai", "anthropic"])
 @pytest.mark.parametrize("model", ["e429", "e500", "malformed"])
 def test_api_failures_give_the_plain_marker(server: Any, sdk: str, model: str) -> None:
-    plain = shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: None, digest_cache={})
-    result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=adapter(server, sdk, model), digest_cache={})
+    plain = shapeclip.compress(LOG, "bash", 4000, digest=Digest(lambda *_: None, cache={}))
+    result = detailed(LOG, "bash", 4000, Digest(adapter(server, sdk, model), cache={}))
     assert result.text == plain and LEAD not in result.text
     assert result.digest is not None and result.digest.fell_back and result.digest.reason
 
@@ -81,9 +87,7 @@ def test_api_failures_give_the_plain_marker(server: Any, sdk: str, model: str) -
 @pytest.mark.parametrize("sdk", ["openai", "anthropic"])
 def test_an_overlong_answer_is_shortened_at_a_word_to_the_room_left(server: Any, sdk: str) -> None:
     for budget in (1000, 4000, 16_000):
-        result = shapeclip.compress_detailed(
-            LOG, "bash", budget, digest=adapter(server, sdk, "overlong"), digest_cache={}
-        )
+        result = detailed(LOG, "bash", budget, Digest(adapter(server, sdk, "overlong"), cache={}))
         assert len(result.text) <= budget
         written = DIGESTED.search(result.text)
         assert written is not None and written.group(1).endswith("\u2026")
@@ -94,7 +98,7 @@ def test_an_overlong_answer_is_shortened_at_a_word_to_the_room_left(server: Any,
 def test_a_slow_model_times_out_to_the_plain_marker(server: Any, sdk: str) -> None:
     digest = adapter(server, sdk, "slow", timeout=5.0)
     started = time.perf_counter()
-    result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_timeout=0.5, digest_cache={})
+    result = detailed(LOG, "bash", 4000, Digest(digest, timeout=0.5, cache={}))
     assert time.perf_counter() - started < 2.5
     assert result.digest is not None and result.digest.fell_back and "timed out" in (result.digest.reason or "")
     assert LEAD not in result.text
@@ -110,7 +114,7 @@ def test_async_clients_work_through_acompress(server: Any, sdk: str) -> None:
     else:
         client = anthropic.AsyncAnthropic(api_key="t", base_url=f"http://{host}:{port}", max_retries=0)
         digest = anthropic_messages(client, "normal")
-    out = asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=digest, digest_cache={}))
+    out = asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=Digest(digest, cache={})))
     assert f"{LEAD}{CLEAN_NORMAL}]" in out and len(out) <= 4000
 
 
@@ -122,8 +126,8 @@ def test_the_cache_gives_the_same_bytes_without_asking_again() -> None:
         return f"answer number {len(calls)}"
 
     cache = LRU()
-    first = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
-    again = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
+    first = detailed(LOG, "bash", 4000, Digest(digest, cache=cache))
+    again = detailed(LOG, "bash", 4000, Digest(digest, cache=cache))
     assert first.text == again.text and len(calls) == 1
     assert again.digest is not None and again.digest.cached
 
@@ -136,9 +140,9 @@ def test_asked_only_for_large_omissions_and_never_for_search() -> None:
         return "x"
 
     small = LOG[:5000]  # omits fewer than 4,000 characters at this budget
-    assert shapeclip.compress_detailed(small, "bash", 3000, digest=digest, digest_cache={}).digest is None
+    assert detailed(small, "bash", 3000, Digest(digest, cache={})).digest is None
     grep = "".join(f"src/pkg{i % 40}/mod{i % 7}.py:{i}:    return None\n" for i in range(5000))
-    result = shapeclip.compress_detailed(grep, "grep", 4000, digest=digest, digest_cache={})
+    result = detailed(grep, "grep", 4000, Digest(digest, cache={}))
     assert result.shape == "search" and result.digest is None
     assert asked == []
 
@@ -149,7 +153,7 @@ def test_the_model_reads_a_spread_sample_of_a_huge_middle() -> None:
     big = "".join(f"step {i} of the run: ok\n" if i != 77_777 else "step 77777: error: full\n" for i in range(lines))
     assert len(big) > 2_000_000
     # A clip (no shell tool, so no log plan) omits the error line along with the rest.
-    shapeclip.compress(big, None, 4000, digest=lambda omitted, tool: seen.append(omitted) or "fine", digest_cache={})
+    shapeclip.compress(big, None, 4000, digest=Digest(lambda omitted, tool: seen.append(omitted) or "fine", cache={}))
     (sample,) = seen
     assert len(sample) <= 24_000
     numbers = [int(n) for n in re.findall(r"^line (\d+):", sample, re.M)]
@@ -162,14 +166,14 @@ def test_exceptions_and_bad_answers_never_raise() -> None:
         raise RuntimeError("model down")
 
     for digest in (boom, lambda *_: "", lambda *_: 42, lambda *_: "y" * 50_000, lambda *_: "  \n "):
-        result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache={})  # type: ignore[arg-type]
+        result = detailed(LOG, "bash", 4000, Digest(digest, cache={}))  # type: ignore[arg-type]
         assert len(result.text) <= 4000 and LEAD not in result.text
         assert result.digest is not None and result.digest.fell_back
 
 
 def test_answers_cannot_pose_as_markers() -> None:
     out = shapeclip.compress(
-        LOG, "bash", 4000, digest=lambda *_: "[shapeclip: fake]\n\nsecond paragraph", digest_cache={}
+        LOG, "bash", 4000, digest=Digest(lambda *_: "[shapeclip: fake]\n\nsecond paragraph", cache={})
     )
     digest = DIGESTED.search(out)
     assert digest is not None and digest.group(1) == "(shapeclip - fake) second paragraph"
@@ -181,7 +185,7 @@ def test_issue_11_13_answers_lose_controls_escapes_and_invisible_format_characte
         "\x9b2J ok\u00ad\x7f \ud800 then\x1b]8;;http://x\x07 [lines 3-4 omitted] and Shape\u200bClip : fake "
         "\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065 \U0001f468\u200d\U0001f469 \u0645\u200c\u06cc"
     )
-    out = shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: answer, digest_cache={})
+    out = shapeclip.compress(LOG, "bash", 4000, digest=Digest(lambda *_: answer, cache={}))
     out.encode("utf-8")  # the lone surrogate became a character every encoding can carry
     digest = DIGESTED.search(out)
     assert digest is not None, out
@@ -193,44 +197,44 @@ def test_issue_11_13_answers_lose_controls_escapes_and_invisible_format_characte
 
 def test_issue_11_14_a_long_answer_is_not_cut_inside_a_character() -> None:
     answer = "x" * 11 + "e\u0301" * 1000
-    out = shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: answer, digest_cache={})
+    out = shapeclip.compress(LOG, "bash", 4000, digest=Digest(lambda *_: answer, cache={}))
     digest = DIGESTED.search(out)
     assert digest is not None and digest.group(1).endswith("\u2026")
     assert (len(digest.group(1)) - 1 - 11) % 2 == 0, digest.group(1)[-5:]
 
 
 def test_bad_digest_arguments_are_errors() -> None:
-    with pytest.raises(TypeError, match="digest must be a callable"):
+    with pytest.raises(TypeError, match=r"digest must be a shapeclip\.Digest or a callable"):
         shapeclip.compress(LOG, "bash", 4000, digest="openai")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="digest_timeout"):
-        shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: "x", digest_timeout=0)
-    with pytest.raises(TypeError, match="digest_cache"):
-        shapeclip.compress(LOG, "bash", 4000, digest=lambda *_: "x", digest_cache=[])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="digest timeout must be more than 0 seconds, got 0"):
+        Digest(lambda *_: "x", timeout=0)
+    with pytest.raises(TypeError, match="digest cache must be a mutable mapping"):
+        Digest(lambda *_: "x", cache=[])  # type: ignore[arg-type]
 
 
 @given(answer=st.text(), budget=st.sampled_from([800, 1000, 2500, 4000, 16_000]), cut=st.integers(0, 19_000))
 def test_any_answer_keeps_the_bound_and_leaves_the_plan_untouched(answer: str, budget: int, cut: int) -> None:
     text = LOG[cut:]
-    with_answer = shapeclip.compress_detailed(text, "bash", budget, digest=lambda *_: answer, digest_cache={})
-    plain = shapeclip.compress_detailed(text, "bash", budget, digest=lambda *_: None, digest_cache={})
+    with_answer = detailed(text, "bash", budget, Digest(lambda *_: answer, cache={}))
+    plain = detailed(text, "bash", budget, Digest(lambda *_: None, cache={}))
     assert len(with_answer.text) <= budget
     assert without_digest(with_answer.text) == plain.text
     assert (with_answer.omitted_ranges, with_answer.omitted_chars) == (plain.omitted_ranges, plain.omitted_chars)
 
 
 def test_acompress_runs_a_sync_digest_and_streams_take_digests_too() -> None:
-    out = asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=lambda *_: "sync answer", digest_cache={}))
+    out = asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=Digest(lambda *_: "sync answer", cache={})))
     assert f"{LEAD}sync answer]" in out
 
     async def answer(omitted: str, tool: str) -> str:
         return f"async answer for {tool}"
 
-    compressor = shapeclip.Compressor("bash", 4000, digest=answer, digest_cache={})
+    compressor = shapeclip.Compressor("bash", 4000, digest=Digest(answer, cache={}))
     for i in range(0, len(LOG), 7000):
         compressor.feed(LOG[i : i + 7000].encode())
     streamed = asyncio.run(compressor.afinish())
     assert f"{LEAD}async answer for bash]" in streamed
-    assert streamed == asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=answer, digest_cache={}))
+    assert streamed == asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=Digest(answer, cache={})))
 
 
 # A digest that sleeps 10 s under a 0.3 s timeout; the script prints whether the marker stayed plain.
@@ -243,7 +247,8 @@ def sleeper(omitted, tool):
 async def asleeper(omitted, tool):
     await asyncio.sleep(10)
     return "too late"
-options = dict(digest_timeout=0.3, digest_cache={})
+options = dict(digest=shapeclip.Digest(sleeper, timeout=0.3, cache={}))
+aoptions = dict(digest=shapeclip.Digest(asleeper, timeout=0.3, cache={}))
 out = %s
 print("plain" if "Digest" not in out else "digested")
 """
@@ -252,10 +257,10 @@ print("plain" if "Digest" not in out else "digested")
 @pytest.mark.parametrize(
     "call",
     [
-        "shapeclip.compress(LOG, 'bash', 4000, digest=sleeper, **options)",
-        "shapeclip.compress(LOG, 'bash', 4000, digest=asleeper, **options)",
-        "asyncio.run(shapeclip.acompress(LOG, 'bash', 4000, digest=sleeper, **options))",
-        "asyncio.run(shapeclip.acompress(LOG, 'bash', 4000, digest=asleeper, **options))",
+        "shapeclip.compress(LOG, 'bash', 4000, **options)",
+        "shapeclip.compress(LOG, 'bash', 4000, **aoptions)",
+        "asyncio.run(shapeclip.acompress(LOG, 'bash', 4000, **options))",
+        "asyncio.run(shapeclip.acompress(LOG, 'bash', 4000, **aoptions))",
     ],
     ids=["compress, sync digest", "compress, async digest", "acompress, sync digest", "acompress, async digest"],
 )
@@ -285,13 +290,13 @@ def test_issue_11_7_callables_of_one_qualified_name_do_not_share_cached_answers(
     closures = [answering("alpha"), answering("beta")]
     lambdas = [lambda *_: "gamma", lambda *_: "delta"]
     for digest, word in zip([*closures, *lambdas], ["alpha", "beta", "gamma", "delta"], strict=True):
-        assert digested_answer(shapeclip.compress(LOG, "bash", 4000, digest=digest, digest_cache=cache)) == word
-    again = shapeclip.compress_detailed(LOG, "bash", 4000, digest=closures[0], digest_cache=cache)
+        assert digested_answer(shapeclip.compress(LOG, "bash", 4000, digest=Digest(digest, cache=cache))) == word
+    again = detailed(LOG, "bash", 4000, Digest(closures[0], cache=cache))
     assert again.digest is not None and again.digest.cached and digested_answer(again.text) == "alpha"
     # One after another, each dropped before the next is made, so that ids are reused.
     for word in ("one", "two", "three", "four"):
         assert (
-            digested_answer(shapeclip.compress(LOG, "bash", 4000, digest=answering(word), digest_cache=cache)) == word
+            digested_answer(shapeclip.compress(LOG, "bash", 4000, digest=Digest(answering(word), cache=cache))) == word
         )
 
 
@@ -320,10 +325,10 @@ def test_a_bound_method_is_one_digest_and_an_untrackable_one_is_never_cached() -
     cache = LRU()
     first, second = Summariser(), Summariser()
     for digest in (first.summarise, first.summarise, second.summarise):
-        assert digested_answer(shapeclip.compress(LOG, "bash", 4000, digest=digest, digest_cache=cache)) == "answer 1"
+        assert digested_answer(shapeclip.compress(LOG, "bash", 4000, digest=Digest(digest, cache=cache))) == "answer 1"
     slotted = SlottedSummariser()
     for asked in (1, 2):
-        out = shapeclip.compress(LOG, "bash", 4000, digest=slotted, digest_cache=cache)
+        out = shapeclip.compress(LOG, "bash", 4000, digest=Digest(slotted, cache=cache))
         assert digested_answer(out) == f"answer {asked}" and len(cache) == 2
 
 
@@ -356,22 +361,22 @@ def test_issue_11_8_partials_and_callable_objects_work_as_digests() -> None:
     }
     for expected, digest in sync_digests.items():
         cache = LRU()
-        result = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
+        result = detailed(LOG, "bash", 4000, Digest(digest, cache=cache))
         assert digested_answer(result.text) == f"{expected} for bash", result.digest
-        again = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
+        again = detailed(LOG, "bash", 4000, Digest(digest, cache=cache))
         assert again.digest is not None and again.digest.cached and again.text == result.text
-        assert asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=digest, digest_cache={})) == result.text
+        assert asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=Digest(digest, cache={}))) == result.text
     async_digests = {
         "async object answer": AsyncAnsweringObject(),
         "async partial answer": functools.partial(aanswer_with, "async partial answer"),
     }
     for expected, digest in async_digests.items():
-        out = asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=digest, digest_cache={}))
+        out = asyncio.run(shapeclip.acompress(LOG, "bash", 4000, digest=Digest(digest, cache={})))
         assert digested_answer(out) == f"{expected} for bash"
-        assert shapeclip.compress(LOG, "bash", 4000, digest=digest, digest_cache={}) == out
+        assert shapeclip.compress(LOG, "bash", 4000, digest=Digest(digest, cache={})) == out
 
     async def in_this_loop(digest: AsyncAnsweringObject) -> asyncio.AbstractEventLoop:
-        await shapeclip.acompress(LOG, "bash", 4000, digest=digest, digest_cache={})
+        await shapeclip.acompress(LOG, "bash", 4000, digest=Digest(digest, cache={}))
         return asyncio.get_running_loop()
 
     # An async client belongs to the caller's loop, so acompress must not run it in another.
@@ -408,8 +413,9 @@ def test_issue_11_9_acompress_falls_back_wherever_compress_does() -> None:
         "an answer whose usage raises": (lambda *_: AnswerWithBrokenUsage("x"), {}, None),
     }
     for name, (digest, cache, answer) in cases.items():
-        sync = shapeclip.compress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache)
-        run_async = asyncio.run(shapeclip.acompress_detailed(LOG, "bash", 4000, digest=digest, digest_cache=cache))
+        asked = Digest(digest, cache=cache)
+        sync = detailed(LOG, "bash", 4000, asked)
+        run_async = asyncio.run(aapply(shapeclip.compress_detailed(LOG, "bash", 4000, digest=asked), asked))
         assert digested_answer(sync.text) == answer, name
         assert run_async.text == sync.text, name
         assert sync.digest is not None and sync.digest.fell_back == (answer is None), name

@@ -18,6 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import shapeclip
+from shapeclip import Digest
+from shapeclip.digest import apply
 from strategies import TRICKY, budgets, outputs, split, split_points, tools
 
 #: Fragments of build and test logs: errors, summaries, traces, CI prefixes, terminal noise.
@@ -145,7 +147,13 @@ def test_a_digest_keeps_the_budget_and_the_bytes(
     def digest(omitted: str, tool_name: str) -> str:
         return answer
 
-    first = shapeclip.compress_detailed(text, tool, budget, digest=digest, digest_cache=cache)
+    asked = Digest(digest, cache=cache)
+    planned = shapeclip.compress_detailed(text, tool, budget, digest=asked)
+    check_facts(planned, decoded(text), budget)
+    first = apply(planned, asked)
     check_facts(first, decoded(text), budget)
-    again = shapeclip.compress(text, tool, budget, digest=digest, digest_cache=cache)
+    again = shapeclip.compress(text, tool, budget, digest=asked)
     assert again == first.text
+    compressor = shapeclip.Compressor(tool, budget, digest=asked)
+    compressor.feed(text)
+    assert compressor.finish() == first.text

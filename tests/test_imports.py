@@ -55,3 +55,17 @@ def test_the_package_still_offers_every_public_name() -> None:
     exec("from shapeclip import *", names)
     assert set(shapeclip.__all__) <= set(names) and set(shapeclip.__all__) <= set(dir(shapeclip))
     assert shapeclip.compress("x\n" * 100, "bash", 50).count("\n") < 100
+
+
+def test_the_digest_machinery_loads_only_when_a_digest_is_named() -> None:
+    script = (
+        "import sys, shapeclip, shapeclip.cli\n"
+        "shapeclip.compress('x\\n' * 100000, 'bash', 4000)\n"
+        "assert shapeclip.compress_detailed('x\\n' * 100000, 'bash', 4000).digest_request is None\n"
+        "print('shapeclip.digest' in sys.modules, 'asyncio' in sys.modules)\n"
+        "assert shapeclip.digest.apply and shapeclip.Digest is shapeclip.digest.Digest\n"
+        "print('shapeclip.digest' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False", "True"]

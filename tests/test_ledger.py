@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import shapeclip
-from shapeclip import Ledger
+from shapeclip import Digest, Ledger
 from shapeclip.digest import Answer
 from shapeclip.ledger import MICROCOMPACT, LedgerEntry
 
@@ -45,7 +45,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_a_session_is_recorded_summed_and_printed_by_the_command(tmp_path: Path) -> None:
     path = tmp_path / "session.jsonl"
     ledger = Ledger(path)
-    messages, report = shapeclip.compress_messages(history(), budget=4000, digest=digest, digest_cache={})
+    messages, report = shapeclip.compress_messages(history(), budget=4000, digest=Digest(digest, cache={}))
     ledger.record(report)
     cleared = shapeclip.microcompact(messages, keep_last=0).report
     ledger.record(cleared)

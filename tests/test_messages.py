@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import shapeclip
 from conversations import FORMATS, RENDER, Conversation, conversations
 from readers import exempt_by_default, get, results, text_chars
-from shapeclip import Budget, Store, budget_for, compress_messages
+from shapeclip import Budget, Digest, Store, budget_for, compress_messages
 from shapeclip.messages import MIN_SHARE
 
 formats = st.sampled_from(FORMATS)
@@ -162,7 +162,7 @@ def test_a_digest_is_written_into_a_compressed_result() -> None:
         {"role": "tool", "tool_call_id": "c1", "content": "".join(f"line {i}\n" for i in range(20_000))},
     ]
     out, report = compress_messages(
-        messages, budget=4000, digest=lambda text, tool: "all lines count up", digest_cache={}
+        messages, budget=4000, digest=Digest(lambda text, tool: "all lines count up", cache={})
     )
     assert "all lines count up" in out[1]["content"] and len(out[1]["content"]) <= 4000
     digest = report.results[0].compressions[0].digest
@@ -178,9 +178,9 @@ def test_the_async_form_awaits_an_async_digest_and_agrees() -> None:
         {"role": "tool", "tool_call_id": "c1", "content": "".join(f"line {i}\n" for i in range(20_000))},
     ]
     cache: dict[str, str] = {}
-    awaited = asyncio.run(shapeclip.acompress_messages(messages, budget=4000, digest=digest, digest_cache=cache))
+    awaited = asyncio.run(shapeclip.acompress_messages(messages, budget=4000, digest=Digest(digest, cache=cache)))
     assert "counted lines" in awaited.messages[1]["content"]
-    assert compress_messages(messages, budget=4000, digest=digest, digest_cache=cache).messages == awaited.messages
+    assert compress_messages(messages, budget=4000, digest=Digest(digest, cache=cache)).messages == awaited.messages
 
 
 def test_with_a_store_a_compressed_result_points_into_its_stored_copy(tmp_path: Path) -> None:
@@ -215,7 +215,7 @@ def test_a_list_without_tool_traffic_comes_back_as_it_was() -> None:
         ({"budget": "big"}, TypeError),
         ({"exempt": "memory"}, TypeError),
         ({"digest": "yes"}, TypeError),
-        ({"digest_timeout": 0}, ValueError),
+        ({"digest_timeout": 5}, TypeError),  # replaced by Digest(fn, timeout=...)
     ],
 )
 def test_bad_arguments_raise_before_anything_is_done(kwargs: dict[str, Any], error: type[Exception]) -> None:

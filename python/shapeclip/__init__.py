@@ -19,7 +19,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .api import Compressed, Compressor, acompress, acompress_detailed, backend, compress, compress_detailed
+    from .api import Compressed, Compressor, acompress, backend, compress, compress_detailed
+    from .digest import Digest
     from .ledger import Ledger
     from .messages import (
         EXEMPT_TOOLS,
@@ -48,7 +49,8 @@ DEFAULT_DIGEST_TIMEOUT = 10.0
 
 # The public names, by the module each comes from.
 _EXPORTS = {
-    ".api": ("Compressed", "Compressor", "acompress", "acompress_detailed", "backend", "compress", "compress_detailed"),
+    ".api": ("Compressed", "Compressor", "acompress", "backend", "compress", "compress_detailed"),
+    ".digest": ("Digest",),
     ".ledger": ("Ledger",),
     ".messages": (
         "EXEMPT_TOOLS", "Budget", "CompressedMessages", "CompressReport", "Microcompacted", "MicrocompactReport",
@@ -58,6 +60,9 @@ _EXPORTS = {
     ".store": ("Entry", "Store"),
 }  # fmt: skip
 _HOMES = {name: module for module, names in _EXPORTS.items() for name in names}
+# Subpackages whose functions are called by their full name, `shapeclip.digest.apply(...)`,
+# after a plain `import shapeclip`.
+_HOMES["digest"] = ".digest"
 
 __all__ = [
     "DEFAULT",
@@ -68,6 +73,7 @@ __all__ = [
     "Compressed",
     "CompressedMessages",
     "Compressor",
+    "Digest",
     "Entry",
     "Ledger",
     "MicrocompactReport",
@@ -76,7 +82,6 @@ __all__ = [
     "Store",
     "__version__",
     "acompress",
-    "acompress_detailed",
     "acompress_messages",
     "backend",
     "budget_for",
@@ -92,7 +97,8 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'shapeclip' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
+    module = importlib.import_module(home, __name__)
+    value = module if home == f".{name}" else getattr(module, name)
     globals()[name] = value  # the next look-up does not come here
     return value
 

@@ -6,18 +6,18 @@ instead), so only a failure of its reading escapes, as `EngineError`. Then a one
 clips the text it still holds in Python, and a stream re-reads its stored copy if there is one;
 without one the result says that shapeclip failed and nothing of the output could be kept.
 Arguments are checked here, before the core sees them: a bad argument raises, data never does.
-A digest, when given, is asked after planning and written into the plan's marker.
+With a digest, planning leaves it room and the result carries a request for it;
+`compress_detailed` stops there, and `compress` asks it (`shapeclip.digest.apply`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import DEFAULT_BUDGET as DEFAULT_BUDGET
-from . import DEFAULT_DIGEST_TIMEOUT, fallback
+from . import fallback
 from .profiles import Profile, profile_for
 from .store import Entry, Store
 from .store.keep import Keeper, Kept
@@ -25,7 +25,7 @@ from .store.keep import Keeper, Kept
 if TYPE_CHECKING:  # imported where used: the digest's machinery only when a digest is given
     import logging
 
-    from .digest import run as digest_run
+    from .digest.request import Digest, DigestRequest
     from .digest.run import DigestCall, DigestFn
 
 try:
@@ -77,12 +77,15 @@ class Compressed:
     omitted_lines: int
     #: 1-based inclusive line ranges with at least one omitted character.
     omitted_ranges: tuple[tuple[int, int], ...]
-    #: The digest request, when one was made (see `shapeclip.digest`).
+    #: The digest's call, once one was made (see `shapeclip.digest`).
     digest: DigestCall | None = None
     #: The stored copy of the input that the markers point into, when a store was given.
     stored: Entry | None = None
     #: Why a store was given but the input is not stored (then markers do not mention it).
     store_error: str | None = None
+    #: What the digest needs, while one is due: a digest was given, the plan left it room, and
+    #: it has not been asked (`shapeclip.digest.apply` asks it and clears this).
+    digest_request: DigestRequest | None = None
 
     @property
     def output_chars(self) -> int:
@@ -96,9 +99,7 @@ class _Options:
     budget: int
     tool: str | None
     profile: Profile
-    digest: DigestFn | None
-    digest_timeout: float
-    digest_cache: MutableMapping[str, str] | None  # None: the shared default cache
+    digest: Digest | None
     store: Store | None
 
     def digest_room(self) -> int:
@@ -109,45 +110,33 @@ class _Options:
         return min(self.budget // 8, 1_200)
 
 
-def _options(
-    tool_name: object,
-    budget: object,
-    digest: object,
-    digest_timeout: object,
-    digest_cache: object,
-    store: object,
-) -> _Options:
+def _options(tool_name: object, budget: object, digest: object, store: object) -> _Options:
     if isinstance(budget, bool) or not isinstance(budget, int):
         raise TypeError(f"budget must be an int (a number of characters, at least 1), not {type(budget).__name__}")
     if budget < 1:
         raise ValueError(f"budget must be at least 1 character, got {budget}")
     if tool_name is not None and not isinstance(tool_name, str):
         raise TypeError(f"tool_name must be a str or None, not {type(tool_name).__name__}")
-    if digest is not None and not callable(digest):
-        raise TypeError("digest must be a callable (omitted_text, tool_name) -> str | None, or None")
-    if isinstance(digest_timeout, bool) or not isinstance(digest_timeout, (int, float)):
-        raise TypeError(f"digest_timeout must be a number of seconds, not {type(digest_timeout).__name__}")
-    if not digest_timeout > 0:
-        raise ValueError(f"digest_timeout must be more than 0 seconds, got {digest_timeout}")
-    if digest_cache is not None and not isinstance(digest_cache, MutableMapping):
-        raise TypeError("digest_cache must be a mutable mapping (like a dict), or None")
     if store is not None and not isinstance(store, Store):
         raise TypeError(f"store must be a shapeclip.Store or None, not {type(store).__name__}")
-    return _Options(
-        min(budget, _MAX_BUDGET),
-        tool_name,
-        profile_for(tool_name),
-        digest,
-        float(digest_timeout),
-        digest_cache,
-        store,
-    )
+    return _Options(min(budget, _MAX_BUDGET), tool_name, profile_for(tool_name), _checked_digest(digest), store)
 
 
-def check_options(digest: object, digest_timeout: object, digest_cache: object, store: object) -> None:
-    """Raises as `compress` does on a bad `digest`, `digest_timeout`, `digest_cache` or `store`,
-    for callers that compress later, or not at all."""
-    _options(None, 1, digest, digest_timeout, digest_cache, store)
+def _checked_digest(digest: object) -> Digest | None:
+    """`digest` as a `Digest` (a bare callable gets the default timeout and cache), or None;
+    raises on anything else. The digest's machinery is imported only when one is given."""
+    if digest is None:
+        return None
+    from .digest.request import as_digest
+
+    return as_digest(digest)
+
+
+def check_options(digest: object, store: object) -> tuple[Digest | None, Store | None]:
+    """`digest` (as a `Digest`) and `store`, checked as `compress` checks them, for callers that
+    compress later, or not at all."""
+    options = _options(None, 1, digest, store)
+    return options.digest, options.store
 
 
 def _check_chunk(chunk: object, what: str) -> str | bytes:
@@ -175,15 +164,6 @@ def _start_core(options: _Options) -> _core.Compressor | None:
         return None
 
 
-@dataclass(frozen=True)
-class _Planned:
-    """A result before its digest, and the digest request it is due, if any."""
-
-    result: Compressed
-    at: int = 0
-    request: digest_run.Request | None = None
-
-
 def _keeper(options: _Options) -> Keeper | None:
     return None if options.store is None else Keeper(options.store, options.tool)
 
@@ -192,13 +172,13 @@ def _kept(keeper: Keeper | None, budget: int) -> Kept:
     return Kept() if keeper is None else keeper.finish(budget)
 
 
-def _with_kept(planned: _Planned, kept: Kept) -> _Planned:
+def _with_kept(result: Compressed, kept: Kept) -> Compressed:
     if kept == Kept():
-        return planned
-    return replace(planned, result=replace(planned.result, stored=kept.entry, store_error=kept.error))
+        return result
+    return replace(result, stored=kept.entry, store_error=kept.error)
 
 
-def _from_report(report: _core.Report, options: _Options) -> _Planned | None:
+def _from_report(report: _core.Report, options: _Options) -> Compressed | None:
     """The core's result, unless it broke the budget (then the caller falls back)."""
     if len(report.text) > options.budget:
         _warn_once("the native core exceeded the budget")
@@ -214,66 +194,53 @@ def _from_report(report: _core.Report, options: _Options) -> _Planned | None:
         tuple(report.omitted_ranges),
     )
     if options.digest is None or report.digest_at is None or report.digest_input is None:
-        return _Planned(result)
+        return result
     from .digest import run as digest_run
+    from .digest.request import DigestRequest
 
     room = options.budget - len(report.text) - len(digest_run.LEAD)
     if room < digest_run.MIN_ROOM:
-        return _Planned(result)
-    cache = digest_run.DEFAULT_CACHE if options.digest_cache is None else options.digest_cache
-    request = digest_run.Request(
-        options.digest, options.tool or "", report.digest_input, room, options.digest_timeout, cache
-    )
-    return _Planned(result, report.digest_at, request)
+        return result
+    request = DigestRequest(report.digest_input, options.tool or "", room, report.digest_at)
+    return replace(result, digest_request=request)
 
 
-def _from_clip(clip: fallback.ClipResult, budget: int) -> _Planned:
+def _from_clip(clip: fallback.ClipResult, budget: int) -> Compressed:
     span = clip.span
     lines = clip.input_lines
     if len(clip.text) > budget:
         # Both backends broke the bound, which is a bug; the bound still holds for the caller.
         _log().error("shapeclip exceeded the budget of %d characters; returning a bare ellipsis", budget)
-        return _Planned(
-            Compressed("\u2026", "clip", "python", clip.input_chars, lines, clip.input_chars, lines, ((1, lines),))
-        )
+        return Compressed("\u2026", "clip", "python", clip.input_chars, lines, clip.input_chars, lines, ((1, lines),))
     if span is None:
-        return _Planned(Compressed(clip.text, "passthrough", "python", clip.input_chars, lines, 0, 0, ()))
+        return Compressed(clip.text, "passthrough", "python", clip.input_chars, lines, 0, 0, ())
     ranges = ((span.first, span.last),)
-    return _Planned(Compressed(clip.text, "clip", "python", clip.input_chars, lines, span.chars, span.lines, ranges))
+    return Compressed(clip.text, "clip", "python", clip.input_chars, lines, span.chars, span.lines, ranges)
 
 
-def _with_digest(planned: _Planned, answer: str | None, call: DigestCall) -> Compressed:
-    from .digest import run as digest_run
+def _digested(result: Compressed, digest: Digest | None) -> Compressed:
+    """`result` with its digest asked and written in, when one is due."""
+    if result.digest_request is None or digest is None:
+        return result
+    from .digest.request import apply
 
-    result, request = planned.result, planned.request
-    if answer is None or request is None:
-        return replace(result, digest=call)
-    text = result.text
-    written = digest_run.LEAD + digest_run.fit(answer, request.room)
-    return replace(result, text=text[: planned.at] + written + text[planned.at :], digest=call)
+    return apply(result, digest)
 
 
-def _digested(planned: _Planned) -> Compressed:
-    if planned.request is None:
-        return planned.result
-    from .digest import run as digest_run
+async def _adigested(result: Compressed, digest: Digest | None) -> Compressed:
+    if result.digest_request is None or digest is None:
+        return result
+    from .digest.request import aapply
 
-    return _with_digest(planned, *digest_run.ask(planned.request))
-
-
-async def _adigested(planned: _Planned) -> Compressed:
-    if planned.request is None:
-        return planned.result
-    from .digest import run as digest_run
-
-    return _with_digest(planned, *await digest_run.aask(planned.request))
+    return await aapply(result, digest)
 
 
 class Compressor:
     """Compresses a stream: `feed` chunks of `str` or `bytes` (decoded as UTF-8, invalid bytes
-    replaced, characters split across chunks joined), then `finish` once. Memory is bounded by
-    the budget, whatever the stream's length. `compress(text)` gives what one `feed` of `text`
-    and a `finish` give. See `compress` for `digest`, `digest_timeout` and `digest_cache`.
+    replaced, characters split across chunks joined), then finish once, with `finish`, `afinish`
+    or `finish_detailed`. Memory is bounded by the budget, whatever the stream's length.
+    `compress(text)` gives what one `feed` of `text` and a `finish` give. See `compress` for
+    `digest` and `store`.
     """
 
     def __init__(
@@ -281,12 +248,10 @@ class Compressor:
         tool_name: str | None = None,
         budget: int = DEFAULT_BUDGET,
         *,
-        digest: DigestFn | None = None,
-        digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
-        digest_cache: MutableMapping[str, str] | None = None,
+        digest: Digest | DigestFn | None = None,
         store: Store | None = None,
     ) -> None:
-        self._options = _options(tool_name, budget, digest, digest_timeout, digest_cache, store)
+        self._options = _options(tool_name, budget, digest, store)
         self._core = _start_core(self._options)
         self._clipper = None if self._core is not None else _clipper(self._options)
         # Set when the core failed mid-stream: its state is lost, and so are the chunks before.
@@ -317,7 +282,7 @@ class Compressor:
         self._core = None
         self._core_failed = True
 
-    def _plan(self) -> _Planned:
+    def _plan(self) -> Compressed:
         self._check_open()
         self._finished = True
         kept = _kept(self._keeper, self._options.budget)
@@ -335,30 +300,28 @@ class Compressor:
             return _with_kept(_from_clip(self._clipper.finish(kept.way_back()), self._options.budget), kept)
         if kept.entry is not None:
             return _with_kept(_reclip(kept.entry, self._options), kept)
-        return _with_kept(_Planned(_failed(self._options)), kept)
+        return _with_kept(_failed(self._options), kept)
 
     def finish(self) -> str:
-        """The compressed text: at most `budget` characters."""
-        return self.finish_detailed().text
+        """The compressed text, with the digest's answer when one is due: at most `budget`
+        characters."""
+        return _digested(self._plan(), self._options.digest).text
 
     def finish_detailed(self) -> Compressed:
-        """The compressed text with the facts about it."""
-        return _digested(self._plan())
+        """The compressed text with the facts about it, as `compress_detailed` gives them: the
+        digest is not asked; when one is due, `digest_request` says what it needs."""
+        return self._plan()
 
     async def afinish(self) -> str:
-        """`finish` for a digest that is a coroutine function."""
-        return (await self.afinish_detailed()).text
-
-    async def afinish_detailed(self) -> Compressed:
-        """`finish_detailed` for a digest that is a coroutine function."""
-        return await _adigested(self._plan())
+        """`finish` that awaits its digest: use it with async SDK clients."""
+        return (await _adigested(self._plan(), self._options.digest)).text
 
 
 def _clipper(options: _Options) -> fallback.Clipper:
     return fallback.Clipper(options.budget, options.profile, options.tool)
 
 
-def _reclip(entry: Entry, options: _Options) -> _Planned:
+def _reclip(entry: Entry, options: _Options) -> Compressed:
     """The pure-Python clip over a stored copy, for a stream whose chunks the core lost."""
     clipper = _clipper(options)
     with entry.path.open("rb") as stored:
@@ -381,12 +344,12 @@ def _failed(options: _Options) -> Compressed:
     return Compressed(text, "failed", "python", 0, 0, 0, 0, ())
 
 
-def _plan_text(text: object, options: _Options) -> _Planned:
+def _plan_text(text: object, options: _Options) -> Compressed:
     checked = _check_chunk(text, "text")
     if isinstance(checked, str) and len(checked) <= options.budget:
         # The caller's own object unless it held lone surrogates: a stream cannot keep those
         # (they may be split across chunks and cannot be encoded), so no path keeps them.
-        return _Planned(Compressed(checked, "passthrough", backend(), len(checked), _line_count(checked), 0, 0, ()))
+        return Compressed(checked, "passthrough", backend(), len(checked), _line_count(checked), 0, 0, ())
     keeper = _keeper(options)
     if keeper is not None:
         keeper.feed(checked)
@@ -411,27 +374,14 @@ def compress_detailed(
     tool_name: str | None = None,
     budget: int = DEFAULT_BUDGET,
     *,
-    digest: DigestFn | None = None,
-    digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
-    digest_cache: MutableMapping[str, str] | None = None,
+    digest: Digest | DigestFn | None = None,
     store: Store | None = None,
 ) -> Compressed:
-    """Like `compress`, with the facts about the result."""
-    return _digested(_plan_text(text, _options(tool_name, budget, digest, digest_timeout, digest_cache, store)))
-
-
-async def acompress_detailed(
-    text: str | bytes,
-    tool_name: str | None = None,
-    budget: int = DEFAULT_BUDGET,
-    *,
-    digest: DigestFn | None = None,
-    digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
-    digest_cache: MutableMapping[str, str] | None = None,
-    store: Store | None = None,
-) -> Compressed:
-    """`compress_detailed` that awaits its digest (a coroutine function, or a sync one run in a thread)."""
-    return await _adigested(_plan_text(text, _options(tool_name, budget, digest, digest_timeout, digest_cache, store)))
+    """Like `compress`, with the facts about the result, and without calling a model: with a
+    `digest`, clip and log plans leave it room all the same, and when one is due the result's
+    `digest_request` says what it needs. `shapeclip.digest.apply(result, digest)` (or `aapply`)
+    then asks it and writes the answer in, giving what `compress` gives."""
+    return _plan_text(text, _options(tool_name, budget, digest, store))
 
 
 def compress(
@@ -439,9 +389,7 @@ def compress(
     tool_name: str | None = None,
     budget: int = DEFAULT_BUDGET,
     *,
-    digest: DigestFn | None = None,
-    digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
-    digest_cache: MutableMapping[str, str] | None = None,
+    digest: Digest | DigestFn | None = None,
     store: Store | None = None,
 ) -> str:
     """Compresses one tool output to at most `budget` characters (code points, as `len` counts).
@@ -453,9 +401,9 @@ def compress(
     surrogate in a `str` becomes U+FFFD, whether it fits or not, so the result is always valid
     text (and a `str` that fits but held one comes back as a new object).
 
-    `digest`, a callable `(omitted_text, tool_name) -> str | None`, may write what the omitted
-    part holds into the marker (see `shapeclip.digest`); it gets `digest_timeout` seconds, and
-    answers are kept in `digest_cache` (a small in-memory LRU by default) so the same output
+    `digest`, a `shapeclip.Digest` or a bare callable `(omitted_text, tool_name) -> str | None`
+    (which is `Digest(callable)`: the default timeout and cache), may write what the omitted
+    part holds into the marker (see `shapeclip.digest`). Answers are cached, so the same output
     compresses to the same bytes again.
 
     `store`, a `shapeclip.Store`, keeps the whole output when something is cut, and the
@@ -463,9 +411,8 @@ def compress(
     A:B`, or the stored file with an offset and limit). Storing never fails a compression:
     without a stored copy the markers are the plain ones and `store_error` says why.
     """
-    return compress_detailed(
-        text, tool_name, budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache, store=store
-    ).text
+    options = _options(tool_name, budget, digest, store)
+    return _digested(_plan_text(text, options), options.digest).text
 
 
 async def acompress(
@@ -473,13 +420,9 @@ async def acompress(
     tool_name: str | None = None,
     budget: int = DEFAULT_BUDGET,
     *,
-    digest: DigestFn | None = None,
-    digest_timeout: float = DEFAULT_DIGEST_TIMEOUT,
-    digest_cache: MutableMapping[str, str] | None = None,
+    digest: Digest | DigestFn | None = None,
     store: Store | None = None,
 ) -> str:
     """`compress` that awaits its digest: use it with async SDK clients."""
-    result = await acompress_detailed(
-        text, tool_name, budget, digest=digest, digest_timeout=digest_timeout, digest_cache=digest_cache, store=store
-    )
-    return result.text
+    options = _options(tool_name, budget, digest, store)
+    return (await _adigested(_plan_text(text, options), options.digest)).text

@@ -22,7 +22,7 @@ from . import __version__
 if TYPE_CHECKING:
     from .api import Compressor
     from .cli_input import Interrupts
-    from .digest import DigestFn
+    from .digest import Digest
 
 # Each command imports what it needs when it runs (`shapeclip hook` needs neither the
 # compressor nor digests, `shapeclip -- make` no hooks, messages or ledger): under a harness's
@@ -167,10 +167,11 @@ def _digest_spec(value: str) -> tuple[str, str]:
     return sdk, model
 
 
-def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeout: float) -> DigestFn | None:
+def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeout: float) -> Digest | None:
+    """The digest `--digest` names, under `--digest-timeout`, or None."""
     if spec is None:
         return None
-    from .digest import anthropic_messages, openai_chat
+    from .digest import Digest, anthropic_messages, openai_chat
 
     sdk, model = spec
     try:
@@ -181,10 +182,12 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeo
         # Without retries and with the digest's own limit on each request, the SDK gives up
         # when shapeclip does, instead of asking again for an answer nobody waits for.
         if sdk == "openai":
-            return openai_chat(module.OpenAI(max_retries=0), model, timeout=timeout)
-        return anthropic_messages(module.Anthropic(max_retries=0), model, timeout=timeout)
+            fn = openai_chat(module.OpenAI(max_retries=0), model, timeout=timeout)
+        else:
+            fn = anthropic_messages(module.Anthropic(max_retries=0), model, timeout=timeout)
     except Exception as exc:  # the SDK says what is missing, e.g. an API key
         parser.error(f"cannot set up the {sdk} client: {exc}")
+    return Digest(fn, timeout=timeout)
 
 
 def _print_ledger(argv: list[str]) -> int:
@@ -251,7 +254,7 @@ def _compress(argv: list[str]) -> int:
         store = None if args.no_store or reread else Store()
     except ValueError as exc:  # a malformed quota in the environment, said before anything runs
         parser.error(str(exc))
-    compressor = Compressor(tool, args.budget, digest=digest, digest_timeout=args.digest_timeout, store=store)
+    compressor = Compressor(tool, args.budget, digest=digest, store=store)
     with Interrupts() as interrupts:
         if command:
             status = run_command(command, compressor, interrupts)

@@ -12,13 +12,13 @@ so the sync and async entry points share every rule and differ only in how they 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Generator, MutableMapping, Sequence
+from collections.abc import Collection, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, cast
 
 from .. import api
 from ..api import Compressed
-from ..digest import run as digest_run
+from ..digest.request import Digest, aapply, apply
 from ..digest.run import DigestFn
 from ..store import Store
 from .budgets import (
@@ -93,6 +93,27 @@ class _Job:
     budget: int
 
 
+@dataclass(frozen=True)
+class _PassedOn:
+    """The checked arguments that every compression of one call gets."""
+
+    digest: Digest | None
+    store: Store | None
+
+    def _planned(self, job: _Job) -> Compressed:
+        return api.compress_detailed(job.text, job.tool, job.budget, digest=self.digest, store=self.store)
+
+    def compressed(self, job: _Job) -> Compressed:
+        """The job's piece compressed, with its digest written in when one is due."""
+        result = self._planned(job)
+        return result if self.digest is None else apply(result, self.digest)
+
+    async def acompressed(self, job: _Job) -> Compressed:
+        """`compressed`, awaiting the digest."""
+        result = self._planned(job)
+        return result if self.digest is None else await aapply(result, self.digest)
+
+
 _Walk = Generator[_Job, Compressed, CompressedMessages]
 
 
@@ -156,10 +177,8 @@ def _start(
     budget: object,
     exempt: object,
     digest: object,
-    digest_timeout: object,
-    digest_cache: object,
     store: object,
-) -> tuple[_Walk, dict[str, Any]]:
+) -> tuple[_Walk, _PassedOn]:
     """The walk over checked arguments, and what it passes on to each compression: a bad
     argument raises here, before anything is compressed."""
     listed = checked_messages(messages)
@@ -169,8 +188,7 @@ def _start(
         raise ValueError(f"start must be 0 or more, got {start}")
     if not isinstance(budget, (Budget, int)):
         raise TypeError(f"budget must be a Budget or an int, not {type(budget).__name__}")
-    api.check_options(digest, digest_timeout, digest_cache, store)
-    passed_on = {"digest": digest, "digest_timeout": digest_timeout, "digest_cache": digest_cache, "store": store}
+    passed_on = _PassedOn(*api.check_options(digest, store))
     return _walk(listed, start, as_budget(budget), exempt_names(exempt)), passed_on
 
 
@@ -180,9 +198,7 @@ def compress_messages(
     start: int = 0,
     budget: Budget | int = DEFAULT_BUDGET,
     exempt: Collection[str] = EXEMPT_TOOLS,
-    digest: DigestFn | None = None,
-    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
-    digest_cache: MutableMapping[str, str] | None = None,
+    digest: Digest | DigestFn | None = None,
     store: Store | None = None,
 ) -> CompressedMessages:
     """Compresses every tool result at index `start` or later that is longer than it may keep,
@@ -196,15 +212,15 @@ def compress_messages(
     names, or commands such as "shapeclip show") stay whole. Only the text of a result is
     compressed (images and other parts are kept), and a compressed result's message is a new
     dict with every other key kept; every other item is the very object it was. Compressing the
-    returned list again changes nothing. `digest`, `digest_timeout`, `digest_cache` and `store`
-    work as in `compress`: with a store, each compressed result is kept whole and its markers
-    say how to read it back.
+    returned list again changes nothing. `digest` and `store` work as in `compress`: each
+    compressed result's digest is asked and written in (its call is in the report), and with a
+    store each compressed result is kept whole and its markers say how to read it back.
     """
-    walk, passed_on = _start(messages, start, budget, exempt, digest, digest_timeout, digest_cache, store)
+    walk, passed_on = _start(messages, start, budget, exempt, digest, store)
     try:
         job = next(walk)
         while True:
-            job = walk.send(api.compress_detailed(job.text, job.tool, job.budget, **passed_on))
+            job = walk.send(passed_on.compressed(job))
     except StopIteration as done:
         return cast(CompressedMessages, done.value)
 
@@ -215,16 +231,14 @@ async def acompress_messages(
     start: int = 0,
     budget: Budget | int = DEFAULT_BUDGET,
     exempt: Collection[str] = EXEMPT_TOOLS,
-    digest: DigestFn | None = None,
-    digest_timeout: float = digest_run.DEFAULT_TIMEOUT,
-    digest_cache: MutableMapping[str, str] | None = None,
+    digest: Digest | DigestFn | None = None,
     store: Store | None = None,
 ) -> CompressedMessages:
     """`compress_messages` that awaits its digests: use it with async SDK clients."""
-    walk, passed_on = _start(messages, start, budget, exempt, digest, digest_timeout, digest_cache, store)
+    walk, passed_on = _start(messages, start, budget, exempt, digest, store)
     try:
         job = next(walk)
         while True:
-            job = walk.send(await api.acompress_detailed(job.text, job.tool, job.budget, **passed_on))
+            job = walk.send(await passed_on.acompressed(job))
     except StopIteration as done:
         return cast(CompressedMessages, done.value)
