@@ -14,6 +14,7 @@ mod extenders;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod hash;
+mod lines;
 mod log;
 mod lookalike;
 mod markers;
