@@ -7,7 +7,8 @@
 //! planner finds a block's line ends or numbers on its own. A planner that scans a whole block
 //! at once (one multi-pattern search, as ripgrep's searcher does) takes [`Block::split`]: the
 //! continuation, if any, and the [`Lines`] that start in the block, whose [`Lines::text`] it
-//! scans in one go.
+//! scans in one go and whose [`Lines::last_line`] it finds without walking the rest. A sink's
+//! look-ahead sees exactly that text too (see [`crate::sink::Lookahead`]).
 
 use crate::sink::Block;
 
@@ -46,6 +47,8 @@ pub struct Lines<'a> {
     at: usize,
     /// The next line's number.
     no: u64,
+    /// The number of the block's last line.
+    last_no: u64,
     /// The next line began in an earlier block.
     continues: bool,
     /// The block's last line goes on in the next block.
@@ -67,6 +70,33 @@ impl<'a> Lines<'a> {
     #[must_use]
     pub fn start(&self) -> usize {
         self.at
+    }
+
+    /// The number of the next line.
+    #[must_use]
+    pub fn no(&self) -> u64 {
+        self.no
+    }
+
+    /// The last line, found from the end: costs no walk over the lines before it (unlike
+    /// [`Iterator::last`]).
+    #[must_use]
+    pub fn last_line(&self) -> Option<Line<'a>> {
+        let rest = self.text();
+        if rest.is_empty() {
+            return None;
+        }
+        let terminated = rest.ends_with('\n');
+        let body = rest.strip_suffix('\n').unwrap_or(rest);
+        let from = memchr::memrchr(b'\n', body.as_bytes()).map_or(0, |nl| nl + 1);
+        Some(Line {
+            no: self.last_no,
+            text: &body[from..],
+            start: self.at + from,
+            terminated,
+            continued: self.continues && from == 0,
+            open: self.open && !terminated,
+        })
     }
 
     /// The next line, if `wanted` says so: else the walk stays where it is.
@@ -121,6 +151,7 @@ impl<'a> Block<'a> {
             block: self.text,
             at: 0,
             no: self.first_line,
+            last_no: self.first_line + self.newlines - u64::from(self.text.ends_with('\n')),
             continues: self.continues_line,
             open: self.line_open,
         }
@@ -139,6 +170,18 @@ impl<'a> Block<'a> {
         };
         (continuation, lines)
     }
+}
+
+/// Where the lines that start in a block's `text` begin: past the rest of a line begun in an
+/// earlier block when the block `continues` one (`text.len()` if that is all it holds). The
+/// reader uses it for the look-ahead before the block is made; it is where
+/// [`Block::split`]'s lines start.
+#[must_use]
+pub fn starting_lines_at(text: &str, continues: bool) -> usize {
+    if !continues {
+        return 0;
+    }
+    memchr::memchr(b'\n', text.as_bytes()).map_or(text.len(), |nl| nl + 1)
 }
 
 #[cfg(test)]
@@ -239,13 +282,22 @@ mod tests {
         assert_eq!(rebuilt, text);
     }
 
-    /// [`Block::split`] agrees with the walk: the continuation is its first line, the rest the
-    /// lines after it.
+    /// [`Block::split`] and [`Lines::last_line`] agree with the walk: the continuation is its
+    /// first line, and the rest starts where the reader's look starts.
     fn check_split(block: &Block<'_>, lines: &[Line<'_>]) {
         let (continuation, rest) = block.split();
         let skip = usize::from(continuation.is_some());
         assert_eq!(continuation.as_ref(), lines.first().filter(|l| l.continued));
+        assert_eq!(
+            rest.start(),
+            starting_lines_at(block.text, block.continues_line)
+        );
         assert_eq!(rest.text(), &block.text[rest.start()..]);
+        if let Some(first) = lines.get(skip) {
+            assert_eq!(rest.no(), first.no);
+        }
+        assert_eq!(rest.last_line().as_ref(), lines[skip..].last());
+        assert_eq!(block.lines().last_line().as_ref(), lines.last());
         assert!(rest.eq(lines[skip..].iter().copied()));
     }
 
@@ -274,7 +326,7 @@ mod tests {
         let block = blocks_of("x", &[])[0];
         let empty = Block { text: "", ..block };
         assert_eq!(empty.lines().next(), None);
-        assert_eq!(empty.lines().last(), None);
+        assert_eq!(empty.lines().last_line(), None);
         let (continuation, rest) = Block {
             continues_line: true,
             ..empty
@@ -291,10 +343,10 @@ mod tests {
         let piece = continuation.expect("the middle piece continues the line");
         assert_eq!((piece.no, piece.text, piece.start), (1, "def", 0));
         assert!(piece.continued && piece.open && !piece.terminated);
-        assert_eq!((rest.text(), rest.start()), ("", 3));
+        assert_eq!((rest.text(), rest.start(), rest.last_line()), ("", 3, None));
         assert_eq!(rest.next(), None);
         // The last piece of the input's last line: continued, neither open nor terminated.
-        let last = blocks[2].lines().last().expect("one piece");
+        let last = blocks[2].lines().last_line().expect("one piece");
         assert_eq!(
             (last.text, last.continued, last.open, last.terminated),
             ("gh", true, false, false)
@@ -312,14 +364,14 @@ mod tests {
             lines,
             [(1, "one", true), (2, "two\r", true), (3, "three", false)]
         );
-        let last = block.lines().last().expect("three lines");
+        let last = block.lines().last_line().expect("three lines");
         assert_eq!((last.no, last.start, last.open), (3, 9, false));
         let (continuation, rest) = block.split();
-        assert_eq!((continuation, rest.start()), (None, 0));
+        assert_eq!((continuation, rest.no(), rest.start()), (None, 1, 0));
         // A line not wanted is not walked past.
         let mut walk = block.lines();
         assert_eq!(walk.next_if(|l| !l.terminated), None);
-        assert_eq!(walk.start(), 0);
+        assert_eq!((walk.no(), walk.start()), (1, 0));
         assert_eq!(walk.nth(2).map(|l| l.text), Some("three"));
     }
 
@@ -333,8 +385,8 @@ mod tests {
             (piece.no, piece.text, piece.terminated, piece.open),
             (1, " line", true, false)
         );
-        assert_eq!((rest.start(), rest.text()), (6, "next\nop"));
-        let last = rest.last().expect("two lines");
+        assert_eq!((rest.no(), rest.start(), rest.text()), (2, 6, "next\nop"));
+        let last = rest.last_line().expect("two lines");
         assert_eq!(
             (last.no, last.text, last.open, last.continued),
             (3, "op", true, false)

@@ -42,6 +42,9 @@ pub struct Totals {
 pub trait Lookahead: Send + Sync {
     /// What the look finds in one block.
     type Found: Send;
+    /// Looks at the lines that start in a block: its text past the rest of a line begun in an
+    /// earlier block, exactly the [`crate::lines::Lines::text`] of [`Block::split`], so that
+    /// offsets and line counts found are relative to that.
     fn look(&self, text: &str) -> Self::Found;
 }
 
