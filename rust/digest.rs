@@ -58,8 +58,9 @@ struct Pool {
 }
 
 impl Pool {
+    /// Pools line `number`, whose text `line` has no `'\n'`, as a sample shows it.
     fn push(&mut self, number: u64, line: &str) {
-        let line = line.trim_end_matches(['\n', '\r']);
+        let line = line.trim_end_matches('\r');
         let shown = &line[..byte_at_char(line, LINE_CHARS)];
         self.chars += char_count(shown);
         self.lines.push((number, shown.to_owned()));
@@ -103,48 +104,33 @@ impl Sink for Sampler {
     type Lookahead = ();
     fn lookahead(&self) {}
     fn block(&mut self, block: &Block<'_>, (): ()) {
-        let text = block.text;
-        let bytes = text.as_bytes();
-        // Line starts: a piece that continues a line was sampled with the line's first piece.
-        let mut line = block.first_line;
-        let mut start = 0;
-        if block.continues_line {
-            match memchr::memchr(b'\n', bytes) {
-                Some(nl) => {
-                    start = nl + 1;
-                    line += 1;
-                }
-                None => return,
-            }
-        }
-        let first = start;
+        // A piece that continues a line was sampled with the line's first piece.
+        let (_, lines) = block.split();
+        let from = lines.start();
         let mut hits = self
             .signal_words
-            .find_iter(&text[first..])
-            .map(|m| m.start() + first)
+            .find_iter(lines.text())
+            .map(|m| m.start() + from)
             .peekable();
-        while start < bytes.len() {
-            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
+        for line in lines {
             let mut signal = false;
-            while hits.next_if(|&hit| hit < end).is_some() {
+            while hits.next_if(|&hit| hit < line.end()).is_some() {
                 signal = true;
             }
             if signal {
-                self.signals.push(line, &text[start..end]);
+                self.signals.push(line.no, line.text);
                 while self.signals.full() {
                     self.signals.keep(|index, _| index % 2 == 0);
                 }
             }
-            if (line - 1) % self.stride == 0 {
-                self.spread.push(line, &text[start..end]);
+            if (line.no - 1) % self.stride == 0 {
+                self.spread.push(line.no, line.text);
                 while self.spread.full() {
                     self.stride *= 2;
                     let stride = self.stride;
                     self.spread.keep(|_, n| (n - 1) % stride == 0);
                 }
             }
-            start = end;
-            line += 1;
         }
     }
 }

@@ -3,7 +3,9 @@
 //! Every planner (clip, search, log) watches the same single pass over the input through the
 //! [`Sink`] trait. The reader delivers [`Block`]s of whole lines, so a planner can run one
 //! multi-pattern scan over a block instead of a call per line; only a line longer than the
-//! reader's cap arrives in several pieces, flagged by `continues_line` and `line_open`.
+//! reader's cap arrives in several pieces, flagged by `continues_line` and `line_open`. A sink
+//! reads a block's lines through [`crate::lines`] (`block.lines()`, `block.split()`), which
+//! numbers them and handles those pieces, never by splitting the text itself.
 //! Work that needs only a block's text (a sink's [`Lookahead`]) is split from the work that
 //! needs the blocks before it, so that the reader can do the first on a second core.
 
@@ -40,6 +42,9 @@ pub struct Totals {
 pub trait Lookahead: Send + Sync {
     /// What the look finds in one block.
     type Found: Send;
+    /// Looks at the lines that start in a block: its text past the rest of a line begun in an
+    /// earlier block, exactly the [`crate::lines::Lines::text`] of [`Block::split`], so that
+    /// offsets and line counts found are relative to that.
     fn look(&self, text: &str) -> Self::Found;
 }
 

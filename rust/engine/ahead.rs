@@ -86,8 +86,9 @@ impl<F> Drop for StopGuard<'_, '_, F> {
     }
 }
 
-/// Prepares `blocks` on this thread and a helper, and hands each to `read` in order. Returns
-/// false, with nothing read, when no thread could be started.
+/// Prepares `blocks` (of whole lines, see [`prepare_lines`]) on this thread and a helper, and
+/// hands each to `read` in order. Returns false, with nothing read, when no thread could be
+/// started.
 pub(super) fn read_prepared<'a, L: Lookahead>(
     blocks: &[&'a [u8]],
     valid: bool,
@@ -124,6 +125,16 @@ pub(super) fn read_prepared<'a, L: Lookahead>(
     })
 }
 
+/// Prepares a block that starts at a line's start, as every block here does: the reader
+/// passes the rest of a line begun in an earlier block on by itself.
+fn prepare_lines<'a, L: Lookahead>(
+    block: &'a [u8],
+    valid: bool,
+    look: &L,
+) -> Prepared<'a, L::Found> {
+    prepare(block, valid, false, look)
+}
+
 /// The helper's loop: claim the next block while there is room, prepare it, store it.
 fn help<'a, L: Lookahead>(
     shared: &Shared<'a, L::Found>,
@@ -145,7 +156,7 @@ fn help<'a, L: Lookahead>(
         let index = state.claimed;
         state.claimed += 1;
         drop(state);
-        shared.put(index, prepare(blocks[index], valid, look));
+        shared.put(index, prepare_lines(blocks[index], valid, look));
     }
 }
 
@@ -176,7 +187,7 @@ fn take_or_prepare<'a, L: Lookahead>(
             let later = state.claimed;
             state.claimed += 1;
             drop(state);
-            let prepared = prepare(blocks[later], valid, look);
+            let prepared = prepare_lines(blocks[later], valid, look);
             state = shared.lock();
             state.ready[later] = Some(prepared);
             continue;
@@ -186,7 +197,7 @@ fn take_or_prepare<'a, L: Lookahead>(
     state.next = index + 1;
     drop(state);
     shared.changed.notify_all(); // room for the helper to claim one more
-    ready.unwrap_or_else(|| prepare(blocks[index], valid, look))
+    ready.unwrap_or_else(|| prepare_lines(blocks[index], valid, look))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use crate::lines::starting_lines_at;
 use crate::sink::Lookahead;
 use crate::text::count_chars_and_newlines;
 
@@ -16,11 +17,12 @@ pub(super) struct Prepared<'a, F> {
     pub(super) found: F,
 }
 
-/// Prepares one block of `bytes` (known to be UTF-8 when `valid`) for a sink whose
-/// look-ahead is `look`.
+/// Prepares one block of `bytes` (known to be UTF-8 when `valid`, and starting inside a line
+/// begun in an earlier block when `continues`) for a sink whose look-ahead is `look`.
 pub(super) fn prepare<'a, L: Lookahead>(
     bytes: &'a [u8],
     valid: bool,
+    continues: bool,
     look: &L,
 ) -> Prepared<'a, L::Found> {
     let text: Cow<'a, str> = if valid {
@@ -32,7 +34,7 @@ pub(super) fn prepare<'a, L: Lookahead>(
     };
     // The look goes first: its scan does enough work per byte to hide the trip to memory,
     // and the counting after it, which does not, then reads the block from cache.
-    let found = look.look(&text);
+    let found = look.look(&text[starting_lines_at(&text, continues)..]);
     let (chars, newlines) = count_chars_and_newlines(text.as_bytes());
     Prepared {
         text,

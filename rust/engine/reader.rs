@@ -106,7 +106,14 @@ impl LineReader {
     ///
     /// From [`AHEAD_MIN_BYTES`] on, the blocks are prepared on two cores (see [`super::prepare`] and [`super::ahead`]):
     /// the sink gets the same blocks in the same order, sooner.
-    fn emit_lines<S: Sink>(&mut self, lines: &[u8], valid: bool, sink: &mut S) {
+    fn emit_lines<S: Sink>(&mut self, mut lines: &[u8], valid: bool, sink: &mut S) {
+        if self.mid_line {
+            // The rest of a line passed on in pieces goes by itself, so that each block below
+            // starts a line: a look-ahead then sees all of each.
+            let end = memchr::memchr(b'\n', lines).map_or(lines.len(), |nl| nl + 1);
+            self.emit(&lines[..end], valid, false, sink);
+            lines = &lines[end..];
+        }
         let look = sink.lookahead();
         if lines.len() >= AHEAD_MIN_BYTES {
             let blocks: Vec<&[u8]> = blocks(lines).collect();
@@ -116,7 +123,7 @@ impl LineReader {
             }
         }
         for block in blocks(lines) {
-            self.deliver(prepare(block, valid, &look), false, sink);
+            self.deliver(prepare(block, valid, false, &look), false, sink);
         }
     }
 
@@ -125,7 +132,7 @@ impl LineReader {
         if bytes.is_empty() {
             return;
         }
-        let prepared = prepare(bytes, valid, &sink.lookahead());
+        let prepared = prepare(bytes, valid, self.mid_line, &sink.lookahead());
         self.deliver(prepared, line_open, sink);
     }
 
@@ -297,6 +304,82 @@ mod tests {
         assert!(
             sink.0.last().unwrap().starts_with("1:") || sink.0.last().unwrap().starts_with("2:")
         );
+    }
+
+    /// Checks each block's lines against what came before, and that the look-ahead saw
+    /// exactly the lines that start in the block.
+    #[derive(Default)]
+    struct LineCheck {
+        rebuilt: String,
+        newlines: u64,
+        continued: usize,
+    }
+
+    /// A look that hands back what it was shown.
+    struct Echo;
+
+    impl crate::sink::Lookahead for Echo {
+        type Found = String;
+        fn look(&self, text: &str) -> String {
+            text.to_owned()
+        }
+    }
+
+    impl Sink for LineCheck {
+        type Lookahead = Echo;
+        fn lookahead(&self) -> Echo {
+            Echo
+        }
+        fn block(&mut self, b: &Block<'_>, looked: String) {
+            assert_eq!(
+                looked,
+                b.split().1.text(),
+                "the look sees the lines that start here"
+            );
+            for line in b.lines() {
+                assert_eq!(line.no, self.newlines + 1);
+                let mid = !self.rebuilt.is_empty() && !self.rebuilt.ends_with('\n');
+                assert_eq!(line.continued, mid);
+                self.continued += usize::from(line.continued);
+                self.rebuilt.push_str(line.text);
+                if line.terminated {
+                    self.rebuilt.push('\n');
+                    self.newlines += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lines_in_pieces_read_whole_however_the_chunks_fall() {
+        // A line of exactly the cap, then longer ones: a chunk of the cap's size ends just
+        // after a piece, and the next chunk starts with the rest of that line.
+        let mut input = "a".repeat(LINE_PIECE_CAP - 1);
+        input.push_str("b\nshort\n");
+        input.push_str(&"\u{20ac}".repeat(LINE_PIECE_CAP / 2));
+        input.push_str("\nend\n");
+        input.push_str(&"z".repeat(LINE_PIECE_CAP + 3));
+        for size in [
+            LINE_PIECE_CAP,
+            LINE_PIECE_CAP + 1,
+            4096 * 3 + 1,
+            1 << 19,
+            input.len(),
+        ] {
+            let mut reader = LineReader::default();
+            let mut sink = LineCheck::default();
+            for chunk in input.as_bytes().chunks(size) {
+                reader.feed_bytes(chunk, &mut sink);
+            }
+            let totals = reader.finish(&mut sink);
+            assert_eq!(sink.rebuilt, input, "chunks of {size}");
+            assert_eq!(totals.newlines, sink.newlines);
+            assert!(
+                sink.continued > 0,
+                "chunks of {size}: {} continued",
+                sink.continued
+            );
+        }
     }
 
     #[test]

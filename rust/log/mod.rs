@@ -39,7 +39,7 @@ use crate::plan::Plan;
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
 use crate::sink::{Block, Sink};
-use crate::text::{byte_at_char, char_count, count_chars_and_newlines};
+use crate::text::{byte_at_char, char_count};
 
 /// Budgets below this get the clip: a log plan needs room for a head, a tail and one block.
 pub const MIN_BUDGET: u64 = 400;
@@ -530,67 +530,55 @@ impl Sink for LogPlanner {
         Prefilter::default()
     }
 
-    fn block(&mut self, block: &Block<'_>, mut found: Vec<Candidate>) {
-        let mut text = block.text;
-        let mut no = block.first_line;
-        if block.continues_line {
+    fn block(&mut self, block: &Block<'_>, found: Vec<Candidate>) {
+        let (continuation, lines) = block.split();
+        if let Some(piece) = continuation {
             // The rest of a line that came in pieces: counted, never classified again.
-            let seg_end = memchr::memchr(b'\n', text.as_bytes()).map_or(text.len(), |i| i + 1);
-            let (chars, newlines) = count_chars_and_newlines(&text.as_bytes()[..seg_end]);
-            if let Some(piece) = self.piece.as_mut() {
-                piece.1 += chars - newlines;
+            if let Some(open) = self.piece.as_mut() {
+                open.1 += char_count(piece.text);
             }
-            if newlines > 0 {
+            if piece.terminated {
                 if let Some((line, chars)) = self.piece.take() {
                     if self.long_lines.len() < MAX_LONG_LINES {
                         self.long_lines.push((line, chars, true));
                     }
                 }
-                no += 1;
-            }
-            text = &text[seg_end..];
-            // The prefilter passed over the block's first line: every line it found is later.
-            for c in &mut found {
-                c.start -= seg_end;
-                c.end -= seg_end;
-                c.line -= 1;
             }
         }
+        let text = lines.text();
         if text.is_empty() {
             return;
         }
-        self.scan(text, no, &found);
-        let last_start =
-            memchr::memrchr(b'\n', &text.as_bytes()[..text.len() - 1]).map_or(0, |i| i + 1);
-        let ends_nl = text.ends_with('\n');
-        let last_raw = &text[last_start..text.len() - usize::from(ends_nl)];
-        let last_no = block.first_line + block.newlines - u64::from(ends_nl);
+        self.scan(text, lines.no(), &found);
+        let Some(last) = lines.last_line() else {
+            return;
+        };
         // As if a '\n' followed the last line, so that it is one of the lines before.
-        let end = text.len() + usize::from(!ends_nl);
+        let end = text.len() + usize::from(!last.terminated);
         let scanned = Scanned {
             text,
             found: &found,
         };
-        let last = lines_before(
+        let kept = lines_before(
             scanned,
             end,
-            last_no + 1,
+            last.no + 1,
             self.counts,
             VERDICT_LINES,
             self.line_keep,
         );
-        if last.first().is_some_and(|k| k.no != block.first_line) {
+        if kept.first().is_some_and(|k| k.no != block.first_line) {
             // The block alone holds the lines to remember.
             self.recent.clear();
         }
         self.recent
-            .retain(|k| k.no < last.first().map_or(u64::MAX, |f| f.no));
-        self.recent.extend(last);
+            .retain(|k| k.no < kept.first().map_or(u64::MAX, |f| f.no));
+        self.recent.extend(kept);
         while self.recent.len() > VERDICT_LINES {
             self.recent.pop_front();
         }
-        if block.line_open {
-            self.piece = Some((last_no, char_count(last_raw)));
+        if last.open {
+            self.piece = Some((last.no, char_count(last.text)));
         }
     }
 }

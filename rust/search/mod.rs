@@ -13,6 +13,7 @@ pub mod plan;
 mod rollup;
 pub mod table;
 
+use crate::lines::Lines;
 use crate::plan::Plan;
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
@@ -157,25 +158,26 @@ impl SearchPlanner {
         }
     }
 
-    /// Counts the run of rows from `start` that belong to a file which keeps no more rows (the
-    /// bulk of a flood) without the general parse: each row needs only a compare of the known
-    /// path, its line number, and the next `'\n'`. Handles exactly the lines [`Self::line`]
-    /// would have counted the same way, and returns where the run stops and its length.
-    fn count_run(&mut self, text: &[u8], mut start: usize) -> (usize, u64) {
+    /// Counts the run of rows that `lines` go on with and that belong to a file which keeps no
+    /// more rows (the bulk of a flood) without the general parse: each row needs only a compare
+    /// of the known path, its line number, and the next `'\n'`. Handles exactly the lines
+    /// [`Self::line`] would have counted the same way, walks `lines` past them, and returns how
+    /// many there were.
+    fn count_run(&mut self, lines: &mut Lines<'_>) -> u64 {
         if self.prefix != Prefix::SearchShaped
             || self.fold_possible
             || self.held.is_some()
             || !matches!(self.open, OpenLine::Dropped)
         {
-            return (start, 0);
+            return 0;
         }
         let (file, bare) = match (self.heading, self.last) {
             (Some(f), _) => (f, true),
             (None, Some(last)) => (last.file, false),
-            (None, None) => return (start, 0),
+            (None, None) => return 0,
         };
         if !self.table.counts_only(file) {
-            return (start, 0);
+            return 0;
         }
         let mut previous = Previous {
             path: if bare {
@@ -187,24 +189,29 @@ impl SearchPlanner {
             separated: self.last.is_some_and(|last| last.separated),
         };
         let (mut rows, mut matches, mut diagnostics) = (0u64, 0u64, 0u64);
-        while let Some(rest) = text.get(start..) {
+        loop {
+            // The parse reads on from the row's start, as far as it needs.
+            let rest = lines.text().as_bytes();
             let row = if bare {
                 parse_bare_row(rest)
             } else {
                 previous.row_of(rest)
             };
-            let (Some(row), Some(nl)) = (row, memchr::memchr(b'\n', rest)) else {
+            let Some(row) = row else {
                 break;
             };
-            // `text_start <= nl`: the digits and their separator are not `'\n'`.
+            let Some(line) = lines.next_if(|l| l.terminated) else {
+                break;
+            };
+            // `text_start <= line.text.len()`: the digits and their separator are not `'\n'`.
             rows += 1;
             if row.is_match {
                 matches += 1;
-                diagnostics += u64::from(is_diagnostic_after_number(&rest[row.text_start..nl]));
+                let text = &line.text.as_bytes()[row.text_start..];
+                diagnostics += u64::from(is_diagnostic_after_number(text));
             }
             previous.line_no = row.line_no;
             previous.separated = false;
-            start += nl + 1;
         }
         if rows > 0 {
             self.last = Some(LastRow {
@@ -219,7 +226,7 @@ impl SearchPlanner {
             self.after_blank = false;
             self.table.count_rows(file, matches, rows - matches);
         }
-        (start, rows)
+        rows
     }
 
     /// Reads the line still held; call once the input has ended.
@@ -534,37 +541,18 @@ impl Sink for SearchPlanner {
         if self.prefix == Prefix::Declined {
             return;
         }
-        let mut text = block.text;
-        let mut input_line = block.first_line;
-        if block.continues_line {
-            let (piece, rest, terminated) = match memchr::memchr(b'\n', text.as_bytes()) {
-                Some(nl) => (&text[..nl], &text[nl + 1..], true),
-                None => (text, "", false),
-            };
-            self.more_of_line(piece, terminated);
-            if !terminated {
-                return;
-            }
-            text = rest;
-            input_line += 1;
+        let (continuation, mut lines) = block.split();
+        if let Some(piece) = continuation {
+            self.more_of_line(piece.text, piece.terminated);
         }
-        let bytes = text.as_bytes();
-        let mut start = 0;
-        while start < bytes.len() && self.prefix != Prefix::Declined {
-            let (next, rows) = self.count_run(bytes, start);
-            if rows > 0 {
-                start = next;
-                input_line += rows;
+        while self.prefix != Prefix::Declined {
+            if self.count_run(&mut lines) > 0 {
                 continue;
             }
-            if let Some(nl) = memchr::memchr(b'\n', &bytes[start..]) {
-                self.line(&text[start..start + nl], input_line, true, false);
-                input_line += 1;
-                start += nl + 1;
-            } else {
-                self.line(&text[start..], input_line, false, block.line_open);
-                start = bytes.len();
-            }
+            let Some(line) = lines.next() else {
+                break;
+            };
+            self.line(line.text, line.no, line.terminated, line.open);
             if self.prefix == Prefix::Reading && self.nonempty_lines >= DECIDE_AFTER {
                 self.decide();
             }
