@@ -786,3 +786,28 @@ fn a_bare_match_under_a_heading_is_no_row_of_a_path_starting_with_it() {
         assert_eq!(planner.table.other_lines, 0, "{row}");
     }
 }
+
+/// Numbered files of one match each (`scripts/step-1-run`, `scripts/step-2-run`) are files of
+/// their own, not context rows of a file `scripts/step`: context rows are printed only next to a
+/// match of their file, and none of `scripts/step` comes. Before, the file was read with no
+/// match and every numbered file was lost from the map.
+#[test]
+fn numbered_files_of_one_match_are_no_context_of_a_file_without_a_match() {
+    for (name, text) in [
+        ("scripts/step-{n}-run", "echo"),
+        ("docs/chapter-{n}-part{n}.md", "TODO x.c:9:"),
+    ] {
+        let mut input = String::new();
+        let mut truth = Vec::new();
+        for n in 1..=300 {
+            let path = name.replace("{n}", &n.to_string());
+            _ = writeln!(input, "{path}:5:{text}");
+            truth.push((path, 1));
+        }
+        for budget in [100, 100_000] {
+            let planner = read_all(&input, budget);
+            assert_eq!(parsed_files(&planner), truth, "{name}");
+            assert_eq!(planner.table.context_rows, 0, "{name}");
+        }
+    }
+}
