@@ -444,6 +444,10 @@ mod tests {
         );
         assert_eq!(alone("bin/run:7:see x.py:12:y", false), Some("bin/run"));
         assert_eq!(
+            alone("C:\\w\\1step-1-deploy:3:aa.a:7:", false),
+            Some("C:\\w\\1step-1-deploy")
+        );
+        assert_eq!(
             alone("logs/10:15:30.log:3:x", false),
             Some("logs/10:15:30.log")
         );
