@@ -153,13 +153,24 @@ pub fn parse_path_row(line: &str, previous: Option<Previous<'_>>) -> Option<Choi
     choose(readings(line))
 }
 
+/// How the line after a held line continues one of the held line's readings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Continued {
+    /// The held line's reading, `certain`.
+    pub row: RowParse,
+    /// Both rows are context rows. A context row is printed only next to a match of its file,
+    /// so a run of them proves its path only once a match of that file ends it: `docs/a-1-x.md`
+    /// then `docs/a-2-y.md` (one match each) read as lines 1 and 2 of a file `docs/a` too.
+    pub awaits_match: bool,
+}
+
 /// The reading of `held` (a line whose path was not sure) that the line after it, `next`,
 /// continues, if any. In `a-1-b:2:x` then `a-1-b:3:y`, the second line continues the match of
 /// `a-1-b` (line 2, then 3) but not the context row of `a` (line 1, then 1 again). Two
 /// readings cannot both be continued: the shorter path's line number is in the longer one, so
 /// `next` repeats it.
 #[must_use]
-pub fn continued_reading(held: &str, next: &str) -> Option<RowParse> {
+pub fn continued_reading(held: &str, next: &str) -> Option<Continued> {
     let common = held
         .bytes()
         .zip(next.bytes())
@@ -169,17 +180,20 @@ pub fn continued_reading(held: &str, next: &str) -> Option<RowParse> {
     readings(held)
         .map(|r| r.row)
         .take_while(|row| row.path_len <= common)
-        .find(|row| {
+        .find_map(|row| {
             let previous = Previous {
                 path: &held[..row.path_len],
                 line_no: row.line_no,
                 separated: false,
             };
-            previous.row_of(next.as_bytes()).is_some()
-        })
-        .map(|row| RowParse {
-            certain: true,
-            ..row
+            let next_row = previous.row_of(next.as_bytes())?;
+            Some(Continued {
+                row: RowParse {
+                    certain: true,
+                    ..row
+                },
+                awaits_match: !row.is_match && !next_row.is_match,
+            })
         })
 }
 
@@ -392,7 +406,7 @@ mod tests {
 
     #[test]
     fn the_next_line_decides_an_unsure_path() {
-        let continued = |held, next| continued_reading(held, next).map(|r| &held[..r.path_len]);
+        let continued = |held, next| continued_reading(held, next).map(|c| &held[..c.row.path_len]);
         assert_eq!(continued("a-1-b:2:x", "a-1-b:3:y"), Some("a-1-b"));
         assert_eq!(continued("a-1-b-3-x", "a-1-b:4:y"), Some("a-1-b"));
         assert_eq!(
@@ -407,6 +421,11 @@ mod tests {
         assert_eq!(continued("a-1-b-3-x", "a-1-b-5-y"), None);
         assert_eq!(continued("a-1-b:3:x", "a-1-b:9:y"), Some("a-1-b"));
         assert_eq!(continued("a-1-b:3:x", "c.py:4:y"), None);
+        // Context after context proves nothing until a match of the file comes.
+        let awaits = |held, next| continued_reading(held, next).map(|c| c.awaits_match);
+        assert_eq!(awaits("a-1-b-3-x", "a-1-b-4-y"), Some(true));
+        assert_eq!(awaits("a-1-b-3-x", "a-1-b:4:y"), Some(false));
+        assert_eq!(awaits("a-1-b:3:x", "a-1-b-4-y"), Some(false));
     }
 
     #[test]
@@ -424,6 +443,10 @@ mod tests {
             Some("s/8step-1-deploy")
         );
         assert_eq!(alone("bin/run:7:see x.py:12:y", false), Some("bin/run"));
+        assert_eq!(
+            alone("C:\\w\\1step-1-deploy:3:aa.a:7:", false),
+            Some("C:\\w\\1step-1-deploy")
+        );
         assert_eq!(
             alone("logs/10:15:30.log:3:x", false),
             Some("logs/10:15:30.log")

@@ -19,7 +19,7 @@ use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
 use line::{
-    Previous, RowParse, continued_reading, is_diagnostic, is_diagnostic_after_number,
+    Continued, Previous, RowParse, continued_reading, is_diagnostic, is_diagnostic_after_number,
     looks_like_heading, parse_bare_row, parse_path_row,
 };
 use path::Choice;
@@ -62,6 +62,21 @@ struct Held {
     files_before: usize,
 }
 
+/// A held line read as a context row of a file that the line after it continues with another
+/// context row: it waits for a match of that file ([`Continued::awaits_match`]).
+#[derive(Debug)]
+struct Unproven {
+    held: Held,
+    /// Its context row of the file.
+    row: RowParse,
+}
+
+/// Lines of a run of context rows waiting for its match, at most: a run this long (`-C 128`)
+/// is read line by line as if no match came.
+const MAX_RUN_LINES: usize = 128;
+/// Bytes of a run of context rows waiting for its match, at most.
+const MAX_RUN_BYTES: usize = 256 << 10;
+
 /// The last row read, which the next row may continue ([`Previous`]).
 #[derive(Debug, Clone, Copy)]
 struct LastRow {
@@ -99,6 +114,11 @@ pub struct SearchPlanner {
     /// The file whose `--heading` the bare rows below belong to.
     heading: Option<usize>,
     held: Option<Held>,
+    /// Lines before the held one, each a context row of one file continued by the line after
+    /// it, in order: they wait for a match of that file, which proves them its rows.
+    run: Vec<Unproven>,
+    /// Bytes of the lines in `run`.
+    run_bytes: usize,
     after_blank: bool,
     open: OpenLine,
     /// A lower bound of the lossless fold's length; once over the budget, the fold is impossible.
@@ -120,6 +140,8 @@ impl SearchPlanner {
             last: None,
             heading: None,
             held: None,
+            run: Vec::new(),
+            run_bytes: 0,
             after_blank: true,
             open: OpenLine::Dropped,
             fold_floor: 0,
@@ -153,6 +175,8 @@ impl SearchPlanner {
             self.prefix = Prefix::Declined;
             self.table = FileTable::new(0);
             self.held = None;
+            self.run = Vec::new();
+            self.run_bytes = 0;
             self.last = None;
             self.heading = None;
         }
@@ -167,6 +191,7 @@ impl SearchPlanner {
         if self.prefix != Prefix::SearchShaped
             || self.fold_possible
             || self.held.is_some()
+            || !self.run.is_empty()
             || !matches!(self.open, OpenLine::Dropped)
         {
             return 0;
@@ -289,9 +314,11 @@ impl SearchPlanner {
         self.release(Some(line));
         if let Some(choice) = parse_path_row(line, self.previous()) {
             if choice.best.certain {
+                self.settle_run(false);
                 self.path_row(line, choice.best, input_line, terminated, open);
             } else if open {
                 // A line in pieces cannot wait for the next one.
+                self.settle_run(false);
                 let row = choice.alone(false).unwrap_or(choice.best);
                 self.path_row(line, row, input_line, terminated, open);
             } else {
@@ -302,6 +329,7 @@ impl SearchPlanner {
             }
             return;
         }
+        self.settle_run(false);
         if after_blank && self.heading.is_none() && !open && looks_like_heading(line) {
             self.hold(line, input_line, terminated, None, true);
             return;
@@ -360,15 +388,45 @@ impl SearchPlanner {
 
     /// Reads the held line, if any, now that the line after it is known: `next`, or `None` at
     /// a blank line, a `--` or the end. It is the reading `next` continues, else the one it has
-    /// alone ([`Choice::alone`]), else a line that is not a search row.
+    /// alone ([`Choice::alone`]), else a line that is not a search row. A context row continued
+    /// by another context row waits in the run for a match of its file.
     fn release(&mut self, next: Option<&str>) {
         let Some(held) = self.held.take() else {
             return;
         };
-        let row = next
-            .and_then(|next| continued_reading(&held.text, next))
-            .or_else(|| held.choice?.alone(held.may_be_heading));
-        match row {
+        let Some(continued) = next.and_then(|next| continued_reading(&held.text, next)) else {
+            self.settle_run(false);
+            self.read_alone(&held);
+            return;
+        };
+        let run_file = self.run.first().map(|r| r.row.path_len);
+        let same_file = run_file == Some(continued.row.path_len);
+        if continued.awaits_match {
+            let fits =
+                self.run.len() < MAX_RUN_LINES && self.run_bytes + held.text.len() <= MAX_RUN_BYTES;
+            if !same_file || !fits {
+                self.settle_run(false);
+            }
+            if self.run_bytes + held.text.len() <= MAX_RUN_BYTES {
+                self.run_bytes += held.text.len();
+                self.run.push(Unproven {
+                    held,
+                    row: continued.row,
+                });
+            } else {
+                self.read_alone(&held);
+            }
+            return;
+        }
+        // `next` is a match of the run's file, or the held reading is a match: no run waits.
+        self.settle_run(same_file);
+        let Continued { row, .. } = continued;
+        self.path_row(&held.text, row, held.input_line, held.terminated, false);
+    }
+
+    /// Reads a held line that no line after it decides ([`Choice::alone`]).
+    fn read_alone(&mut self, held: &Held) {
+        match held.choice.and_then(|c| c.alone(held.may_be_heading)) {
             Some(row) => self.path_row(&held.text, row, held.input_line, held.terminated, false),
             None => {
                 self.other(
@@ -377,6 +435,22 @@ impl SearchPlanner {
                     held.terminated,
                     held.files_before,
                 );
+            }
+        }
+    }
+
+    /// Reads the lines waiting in the run, in order: as context rows of their file when a match
+    /// of it came (`proven`), else each as if alone.
+    fn settle_run(&mut self, proven: bool) {
+        if self.run.is_empty() {
+            return;
+        }
+        self.run_bytes = 0;
+        for Unproven { held, row } in std::mem::take(&mut self.run) {
+            if proven {
+                self.path_row(&held.text, row, held.input_line, held.terminated, false);
+            } else {
+                self.read_alone(&held);
             }
         }
     }

@@ -288,13 +288,17 @@ impl Choice {
 /// Chooses among `readings`, in one pass. The best: a file name with an extension beats a bare
 /// one (`a-1-b.c-7-x` also has a `-1-`), a path without spaces beats one with (the text of
 /// `Makefile-7-d[1:2:3]` has a `:2:`), and a match beats a context row; the leftmost of the
-/// best rank wins. Only the first rank is sure, and only when nothing plausible came before it:
-/// in `Makefile:3:see a.py-2-x` the match's text quotes another search result.
+/// best rank wins. Only the first rank is sure, and only when no reading came before it but
+/// ones inside a time (`logs/10:15:30.log:3:x`): in `Makefile:3:see a.py-2-x` the match's text
+/// quotes another search result, and `a-1-b:3:x.c:7:` is line 3 of `a-1-b` quoting `x.c:7:` as
+/// much as line 7 of a file `a-1-b:3:x.c`.
 pub fn choose(mut readings: Readings<'_>) -> Option<Choice> {
     let mut best: Option<Reading> = None;
     // After a reading of the first rank the best is decided; only the first match is sought.
     let mut decided: Option<RowParse> = None;
     let mut first_match: Option<Reading> = None;
+    // A reading not inside a time came before this one.
+    let mut plausible_before = false;
     while let Some(reading) = readings.next() {
         if reading.row.is_match && first_match.is_none_or(|m| m.in_time && !reading.in_time) {
             first_match = Some(reading);
@@ -304,6 +308,9 @@ pub fn choose(mut readings: Readings<'_>) -> Option<Choice> {
                 Some(Reading { rank: 1, row, .. }) => row,
                 // `Makefile-1-a.py-2-x`: the next row tells which path this context has.
                 Some(_) if !reading.row.is_match => reading.row,
+                // `a-1-b:3:x.c:7:`, or the context row `Makefile-2-x.c:7:`: likewise. Alone,
+                // the leftmost match is read ([`Choice::alone`]).
+                _ if plausible_before => reading.row,
                 _ => {
                     let best = RowParse {
                         certain: true,
@@ -316,6 +323,7 @@ pub fn choose(mut readings: Readings<'_>) -> Option<Choice> {
                 }
             });
         }
+        plausible_before |= !reading.in_time;
         if decided.is_none() && best.is_none_or(|b| reading.rank < b.rank) {
             best = Some(reading);
         }
@@ -434,5 +442,34 @@ mod tests {
         // Not a time: three digits of seconds, or one of minutes.
         assert!(!readings("a/10:15:301/b.c:3:x").next().unwrap().in_time);
         assert!(!readings("a/10:15:3/b.c:3:x").next().unwrap().in_time);
+    }
+
+    #[test]
+    fn a_file_name_after_another_reading_is_not_sure() {
+        let choice = |line| {
+            let c = choose(readings(line)).unwrap();
+            let first = c.first_match.map(|m| &line[..m.path_len]);
+            (&line[..c.best.path_len], c.best.certain, first)
+        };
+        // Line 3 of `…1step-1-deploy` quoting `aa.a:7:`, or line 7 of `…:3:aa.a`.
+        assert_eq!(
+            choice("C:\\w\\1step-1-deploy:3:aa.a:7:"),
+            (
+                "C:\\w\\1step-1-deploy:3:aa.a",
+                false,
+                Some("C:\\w\\1step-1-deploy")
+            )
+        );
+        // A context row of `Makefile` quoting `x.c:7:`, or line 7 of `Makefile-2-x.c`.
+        assert_eq!(
+            choice("Makefile-2-x.c:7:"),
+            ("Makefile-2-x.c", false, Some("Makefile-2-x.c"))
+        );
+        // Nothing before it, or only a place inside a time: sure.
+        assert_eq!(choice("src/x.c:3:y.c:7:"), ("src/x.c", true, None));
+        assert_eq!(
+            choice("logs/10:15:30.log:3:x"),
+            ("logs/10:15:30.log", true, None)
+        );
     }
 }

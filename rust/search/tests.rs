@@ -786,3 +786,75 @@ fn a_bare_match_under_a_heading_is_no_row_of_a_path_starting_with_it() {
         assert_eq!(planner.table.other_lines, 0, "{row}");
     }
 }
+
+/// Found by the search fuzzer: `C:\win\dir\1step-1-deploy:3:aa.a:7:` also reads as a match at
+/// line 7 of a file `C:\win\dir\1step-1-deploy:3:aa.a`, a name with an extension, which was
+/// taken as sure; so every row of the file became a file of its own, of one match. Likewise
+/// the context row `1Makefile-2-.a:7:` read as a match of a file `1Makefile-2-.a`.
+#[test]
+fn a_row_quoting_a_file_and_line_is_a_row_of_its_own_file() {
+    for dir in ["C:\\win\\dir\\", "scripts/", ""] {
+        for text in ["aa.a:7:", "x.c:7:y", ".a:7:"] {
+            for name in ["step-1-deploy", "Makefile"] {
+                let mut plain = String::new();
+                let mut context = String::new();
+                let mut plain_truth = Vec::new();
+                let mut context_truth = Vec::new();
+                for f in 0..8 {
+                    let path = format!("{dir}{f}{name}");
+                    for l in [3, 4, 12, 14, 23] {
+                        _ = writeln!(plain, "{path}:{l}:{text}");
+                    }
+                    plain_truth.push((path.clone(), 5));
+                    // Every group after the first follows a `--`; the first holds two
+                    // context rows before its match.
+                    if f > 0 {
+                        context += "--\n";
+                    }
+                    for (l, sep) in [(1, '-'), (2, '-'), (3, ':'), (4, '-'), (5, ':')] {
+                        _ = writeln!(context, "{path}{sep}{l}{sep}{text}");
+                    }
+                    context_truth.push((path, 2));
+                }
+                // A file of one row: its own `:NN:` comes before any its text quotes.
+                let single = format!("{dir}9{name}");
+                _ = writeln!(plain, "{single}:5:{text}");
+                plain_truth.push((single, 1));
+                let what = format!("{dir}{name} {text}");
+                for budget in [100, 100_000] {
+                    let planner = read_all(&plain, budget);
+                    assert_eq!(parsed_files(&planner), plain_truth, "plain {what}");
+                    assert_eq!(planner.table.other_lines, 0, "plain {what}");
+                    let planner = read_all(&context, budget);
+                    assert_eq!(parsed_files(&planner), context_truth, "context {what}");
+                    assert_eq!(planner.table.context_rows, 24, "context {what}");
+                }
+            }
+        }
+    }
+}
+
+/// Numbered files of one match each (`scripts/step-1-run`, `scripts/step-2-run`) are files of
+/// their own, not context rows of a file `scripts/step`: context rows are printed only next to a
+/// match of their file, and none of `scripts/step` comes. Before, the file was read with no
+/// match and every numbered file was lost from the map.
+#[test]
+fn numbered_files_of_one_match_are_no_context_of_a_file_without_a_match() {
+    for (name, text) in [
+        ("scripts/step-{n}-run", "echo"),
+        ("docs/chapter-{n}-part{n}.md", "TODO x.c:9:"),
+    ] {
+        let mut input = String::new();
+        let mut truth = Vec::new();
+        for n in 1..=300 {
+            let path = name.replace("{n}", &n.to_string());
+            _ = writeln!(input, "{path}:5:{text}");
+            truth.push((path, 1));
+        }
+        for budget in [100, 100_000] {
+            let planner = read_all(&input, budget);
+            assert_eq!(parsed_files(&planner), truth, "{name}");
+            assert_eq!(planner.table.context_rows, 0, "{name}");
+        }
+    }
+}
