@@ -335,7 +335,8 @@ impl LogPlanner {
         // diagnostic itself before its notes.
         // A block split off a long trace may hold no error line: it has no kind.
         let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
-        block.template = key.and_then(|k| self.errors.add(k.clone()));
+        // The line is copied only when it is a new variant's first occurrence.
+        block.template = key.and_then(|k| self.errors.add_with(&k.text, k.no, || k.clone()));
         let repeat = self.errors.count(block.template) > 1;
         self.flush_pending();
         if split {
