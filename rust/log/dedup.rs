@@ -386,7 +386,7 @@ mod tests {
             no,
             class: Class::Warning,
             cum: Counts::default(),
-            text: text.to_owned(),
+            text: text.into(),
             chars: text.chars().count() as u64,
             nl: true,
             truncated: false,

@@ -27,6 +27,7 @@ pub(crate) mod summary;
 pub mod trace;
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use class::{Class, Counts};
 use classify::{Candidate, Prefilter, Shown, classify};
@@ -471,7 +472,7 @@ fn keep_shown(line: &Shown, no: u64, class: Class, nl: bool, cum: Counts, line_k
         no,
         class,
         cum,
-        text: line.text[..cut].to_owned(),
+        text: Arc::from(&line.text[..cut]),
         chars: char_count(line.raw()),
         nl,
         truncated: cut < line.text.len(),

@@ -7,6 +7,7 @@
 //! out is still counted exactly, with where it was.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use super::class::{Class, Counts};
 
@@ -18,8 +19,10 @@ pub struct Kept {
     pub class: Class,
     /// Classified lines through this one.
     pub cum: Counts,
-    /// The line as shown: cleaned of terminal noise, at most the per-line cap.
-    pub text: String,
+    /// The line as shown: cleaned of terminal noise, at most the per-line cap. Shared, never
+    /// changed: a plan tries lines in and out of its selection many times, and a copy of a
+    /// line then costs a count, not an allocation.
+    pub text: Arc<str>,
     /// Characters of the raw line, without its `'\n'`.
     pub chars: u64,
     /// The raw line ended in `'\n'`.
@@ -199,7 +202,7 @@ mod tests {
                 no: start,
                 class: Class::Error,
                 cum: Counts::default(),
-                text: "e".repeat(len),
+                text: "e".repeat(len).into(),
                 chars: len as u64,
                 nl: true,
                 truncated: false,
