@@ -22,6 +22,7 @@ pub mod noise;
 mod render;
 mod select;
 mod selection;
+mod starts;
 pub mod store;
 pub(crate) mod summary;
 pub mod trace;

@@ -7,6 +7,8 @@
 //! bodies of rustc, gcc and clang diagnostics. Blank lines are held back and join the block
 //! only when a chain goes on after them (`During handling of the above exception…`).
 
+use super::starts::Starts;
+
 /// What one more line does to an open error block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
@@ -151,35 +153,6 @@ fn indent(line: &str) -> usize {
         .take_while(|b| matches!(b, b' ' | b'\t'))
         .map(|b| if b == b'\t' { 8 } else { 1 })
         .sum()
-}
-
-/// Line starts, with the set of their first bytes: a line whose first byte starts none of them
-/// is ruled out by one look-up instead of a compare with each. Every error line's successor is
-/// checked against these lists, so on a log of errors that is most lines.
-struct Starts {
-    list: &'static [&'static str],
-    first: [bool; 256],
-}
-
-impl Starts {
-    /// `list`'s strings must not be empty.
-    const fn new(list: &'static [&'static str]) -> Self {
-        let mut first = [false; 256];
-        let mut i = 0;
-        while i < list.len() {
-            first[list[i].as_bytes()[0] as usize] = true;
-            i += 1;
-        }
-        Starts { list, first }
-    }
-
-    /// Whether `line` starts with one of the strings.
-    fn starts(&self, line: &str) -> bool {
-        line.as_bytes()
-            .first()
-            .is_some_and(|&b| self.first[usize::from(b)])
-            && self.list.iter().any(|p| line.starts_with(p))
-    }
 }
 
 /// Whether `hay` holds `needle` (not empty): a compare at each place its first byte occurs.
