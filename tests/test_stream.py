@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -104,3 +106,17 @@ def test_issue_11_12_lone_surrogates_become_u_fffd_on_every_path_fitting_or_not(
     for size in (1, 2, 3, len(text)):
         chunks: list[str | bytes] = [text[i : i + size] for i in range(0, len(text), size)]
         assert streamed(chunks, None, budget) == expected, f"str chunks of {size}"
+
+
+def test_issue_11_a_str_refused_for_a_lone_surrogate_is_fed_and_stored_replaced(backend: str, tmp_path: Path) -> None:
+    # The facade scans a str for lone surrogates only when the core refuses it: the retry, the
+    # stored copy and the stream must all see U+FFFD, as they did when every str was scanned.
+    line = "caf\u00e9 \u6784\u5efa error\n"
+    text = line * 400 + "a\ud800b\n" + line * 400
+    replaced = text.replace("\ud800", "\ufffd")
+    store = shapeclip.Store(tmp_path / "store")
+    result = shapeclip.compress_detailed(text, "bash", 2_000, store=store)
+    assert result.stored is not None
+    assert store.get(result.stored.id) == replaced
+    assert result.text == shapeclip.compress(replaced, "bash", 2_000, store=store)
+    assert streamed([text[:5000], text[5000:]], "bash", 2_000) == shapeclip.compress(replaced, "bash", 2_000)

@@ -142,9 +142,31 @@ def check_options(digest: object, store: object) -> tuple[Digest | None, Store |
 def _check_chunk(chunk: object, what: str) -> str | bytes:
     if not isinstance(chunk, (str, bytes)):
         raise TypeError(f"{what} must be str or bytes, not {type(chunk).__name__}")
-    if isinstance(chunk, str) and not chunk.isascii() and _LONE_SURROGATE.search(chunk):
-        # A lone surrogate cannot be encoded; U+FFFD keeps every count the same.
-        return _LONE_SURROGATE.sub("\ufffd", chunk)
+    return chunk
+
+
+def _valid_str(text: str) -> str:
+    """`text` with each lone surrogate replaced by U+FFFD: a lone surrogate cannot be encoded,
+    and U+FFFD keeps every count the same."""
+    if not text.isascii() and _LONE_SURROGATE.search(text):
+        return _LONE_SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def _valid(chunk: str | bytes) -> str | bytes:
+    return _valid_str(chunk) if isinstance(chunk, str) else chunk
+
+
+def _fed(core: _core.Compressor, chunk: str | bytes) -> str | bytes:
+    """Feeds `chunk` to the core and returns it as fed: made `_valid` only when the core refused
+    it. The core encodes a `str` to UTF-8 before reading any of it and refuses one holding a lone
+    surrogate with its state untouched, so a valid chunk is never scanned here (on non-ASCII text
+    that scan took longer than the compression)."""
+    try:
+        core.feed(chunk)
+    except UnicodeEncodeError:
+        chunk = _valid(chunk)
+        core.feed(chunk)
     return chunk
 
 
@@ -269,11 +291,13 @@ class Compressor:
         self._check_open()
         if self._core is not None:
             try:
-                self._core.feed(chunk)
+                chunk = _fed(self._core, chunk)
             except _NativeFailure as exc:
                 self._fail(exc)
-        elif self._clipper is not None:
-            self._clipper.feed(chunk)
+        if self._core is None:
+            chunk = _valid(chunk)
+            if self._clipper is not None:
+                self._clipper.feed(chunk)
         if self._keeper is not None:
             self._keeper.feed(chunk)
 
@@ -349,15 +373,23 @@ def _plan_text(text: object, options: _Options) -> Compressed:
     if isinstance(checked, str) and len(checked) <= options.budget:
         # The caller's own object unless it held lone surrogates: a stream cannot keep those
         # (they may be split across chunks and cannot be encoded), so no path keeps them.
+        checked = _valid_str(checked)
         return Compressed(checked, "passthrough", backend(), len(checked), _line_count(checked), 0, 0, ())
+    core = _start_core(options)
+    if core is not None:
+        try:
+            checked = _fed(core, checked)
+        except _NativeFailure as exc:
+            _warn_once(f"the native core failed on this input ({exc!r})")
+            core = None
+    if core is None:
+        checked = _valid(checked)
     keeper = _keeper(options)
     if keeper is not None:
         keeper.feed(checked)
     kept = _kept(keeper, options.budget)
-    core = _start_core(options)
     if core is not None:
         try:
-            core.feed(checked)
             planned = _from_report(core.finish(kept.way_back()), options)
         except _NativeFailure as exc:
             _warn_once(f"the native core failed on this input ({exc!r})")

@@ -308,9 +308,11 @@ pub fn classify(raw: &str) -> Class {
 /// pass, which classifies only what the prefilter hit, counts it as the head and tail do.
 /// Looking at every line with an escape instead made coloured logs cost eight times as much.
 fn escapes_hide_nothing(raw: &str) -> bool {
-    if memchr::memchr(0x1b, raw.as_bytes()).is_none() {
-        return true;
-    }
+    memchr::memchr(0x1b, raw.as_bytes()).is_none() || raw_holds_pattern(raw)
+}
+
+/// Whether the prefilter sees a pattern in the raw line `raw` (see [`escapes_hide_nothing`]).
+fn raw_holds_pattern(raw: &str) -> bool {
     let hay = format!("\n{raw}");
     PREFILTER.0.is_match(hay.as_str()) || PREFILTER.1.is_match(hay.as_str())
 }
@@ -324,16 +326,29 @@ pub struct Shown<'a> {
     state: &'a str,
     /// The whole line cleaned: [`clean`] of `raw`.
     pub text: Cow<'a, str>,
+    /// `raw` holds an escape character.
+    escaped: bool,
 }
 
 impl<'a> Shown<'a> {
     #[must_use]
     pub fn new(raw: &'a str) -> Self {
+        // Most lines hold neither an escape nor a carriage return: one search says so, and
+        // such a line is its own last state and shows as it is.
+        if memchr::memchr2(0x1b, b'\r', raw.as_bytes()).is_none() {
+            return Shown {
+                raw,
+                state: raw,
+                text: Cow::Borrowed(raw),
+                escaped: false,
+            };
+        }
         let state = last_state(raw);
         Shown {
             raw,
             state,
             text: without_escapes(state),
+            escaped: memchr::memchr(0x1b, raw.as_bytes()).is_some(),
         }
     }
 
@@ -353,7 +368,7 @@ impl<'a> Shown<'a> {
     #[must_use]
     pub fn class(&self) -> Class {
         if self.raw.len() <= CLASSIFY_PREFIX {
-            if !escapes_hide_nothing(self.raw) {
+            if self.escaped && !raw_holds_pattern(self.raw) {
                 return Class::Other;
             }
             classify_clean(&self.text, self.state)

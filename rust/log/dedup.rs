@@ -9,6 +9,7 @@
 //! "other" count, and nothing depends on hash order.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use super::store::Kept;
 use crate::hash::FastHash;
@@ -36,6 +37,10 @@ pub struct Template {
 
 /// Bytes of variant keys remembered in [`Dedup`]'s look-up of known variants.
 const KNOWN_BYTES: usize = 1 << 20;
+/// Slots of [`Dedup`]'s memory of keys met once: a power of two, as many as the keys that
+/// [`KNOWN_BYTES`] holds, so that a repeat comes back before its slot is taken over as long as
+/// it would have found room in the look-up.
+const SEEN_SLOTS: usize = 1 << 16;
 
 #[derive(Debug, Default)]
 pub struct Dedup {
@@ -45,6 +50,11 @@ pub struct Dedup {
     /// working out its template. Up to [`KNOWN_BYTES`] of keys; later ones take the long way.
     known: HashMap<String, (usize, Option<usize>), FastHash>,
     known_bytes: usize,
+    /// Hashes of variant keys met once, by a few of their bits, each slot holding the latest:
+    /// a key goes into `known` only when it comes again, so that a log whose every diagnostic
+    /// is new (an error per line) pays no copy and no insertion for each. A slot taken over by
+    /// another key only costs that key a later entry; `known` is a shortcut, never a count.
+    seen: Vec<u32>,
     /// The template of the line being added, reused between lines.
     scratch: String,
     pub templates: Vec<Template>,
@@ -55,6 +65,7 @@ pub struct Dedup {
 impl Dedup {
     /// Counts one occurrence; `line` is kept only when it is a new variant's first occurrence.
     /// Returns the template's index, or `None` past the cap.
+    #[cfg(test)]
     pub fn add(&mut self, line: Kept) -> Option<usize> {
         let (id, new_variant) = self.tally(&line.text, line.no)?;
         self.keep_variant(id, new_variant, || line);
@@ -124,11 +135,25 @@ impl Dedup {
         // The caller keeps a new variant, at the end of the list, when there is room.
         let room = template.variants.len() < MAX_VARIANTS;
         let place = room.then_some(template.variants.len());
-        if self.known_bytes + key.len() <= KNOWN_BYTES {
+        if self.known_bytes + key.len() <= KNOWN_BYTES && self.seen_before(key) {
             self.known_bytes += key.len();
             self.known.insert(key.to_owned(), (id, place));
         }
         Some((id, room.then(|| key.to_owned())))
+    }
+
+    /// Whether `key` was probably met before (see `seen`); remembers it for the next time.
+    fn seen_before(&mut self, key: &str) -> bool {
+        if self.seen.is_empty() {
+            self.seen = vec![0; SEEN_SLOTS];
+        }
+        let hash = FastHash::default().hash_one(key);
+        // The slot from the high bits, which the multiplying hash mixes best; the low half,
+        // never 0 (an empty slot), tells keys in one slot apart.
+        let slot = usize::try_from(hash >> (64 - SEEN_SLOTS.trailing_zeros())).unwrap_or(0);
+        #[allow(clippy::cast_possible_truncation, reason = "the low half is wanted")]
+        let tag = (hash as u32) | 1;
+        std::mem::replace(&mut self.seen[slot], tag) == tag
     }
 
     /// The template a diagnostic with this text belongs to, if the table has it.
@@ -149,28 +174,50 @@ impl Dedup {
 /// The text after a leading location such as `src/a.c:12:5: ` or `a.py:21: `.
 pub fn variant_key(text: &str) -> &str {
     let t = text.trim_start();
-    let mut rest = t;
+    let bytes = t.as_bytes();
     // A path-like first word followed by `:digits` fields: the first ':' comes before any ' '.
-    let first_stop = rest.bytes().position(|b| b == b':' || b == b' ');
-    if let Some(colon) = first_stop.filter(|&at| at > 0 && rest.as_bytes()[at] == b':') {
-        rest = &rest[colon + 1..];
-        let mut fields = 0;
-        while let Some(after) = rest.strip_prefix(|c: char| c.is_ascii_digit()) {
-            let digits = 1 + after.bytes().take_while(u8::is_ascii_digit).count();
-            match rest[digits..].strip_prefix(':') {
-                Some(next) => {
-                    rest = next;
-                    fields += 1;
-                }
-                None => break,
-            }
-        }
-        if fields > 0 {
-            return rest.trim_start();
-        }
+    let Some(colon) = memchr::memchr2(b':', b' ', bytes) else {
+        return t;
+    };
+    if colon == 0 || bytes[colon] != b':' {
+        return t;
     }
-    t
+    let mut at = colon + 1;
+    let mut fields = 0;
+    loop {
+        let digits = bytes[at..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits == 0 || bytes.get(at + digits) != Some(&b':') {
+            break;
+        }
+        at += digits + 1;
+        fields += 1;
+    }
+    if fields > 0 { t[at..].trim_start() } else { t }
 }
+
+/// What a byte starts in [`template_of`]: nothing to blank, a quoted name, a number or a path.
+const PLAIN: u8 = 0;
+const QUOTE: u8 = 1;
+const NUMBER: u8 = 2;
+const PATH: u8 = 3;
+
+static STARTS: [u8; 256] = {
+    let mut table = [PLAIN; 256];
+    table[b'\'' as usize] = QUOTE;
+    table[b'"' as usize] = QUOTE;
+    table[b'`' as usize] = QUOTE;
+    let mut d = b'0';
+    while d <= b'9' {
+        table[d as usize] = NUMBER;
+        d += 1;
+    }
+    table[b'/' as usize] = PATH;
+    table[b'\\' as usize] = PATH;
+    table
+};
 
 /// Numbers, hex, paths and quoted names blanked out.
 fn template_of(key: &str, out: &mut String) {
@@ -182,22 +229,34 @@ fn template_of(key: &str, out: &mut String) {
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
-        let (keep, skip_to) = match c {
-            b'\'' | b'"' | b'`' => match memchr::memchr(c, &bytes[i + 1..]) {
-                // A quoted name: up to the closing quote on the same line.
-                Some(len) => (Some("\u{2026}"), i + 1 + len),
-                None => (None, bytes.len()),
-            },
-            b'0'..=b'9' => {
+        match STARTS[usize::from(c)] {
+            PLAIN => {
+                i += 1;
+                continue;
+            }
+            QUOTE => {
+                // A quoted name: up to the closing quote on the same line. An unclosed quote
+                // keeps the rest as it is.
+                let Some(len) = memchr::memchr(c, &bytes[i + 1..]) else {
+                    break;
+                };
+                out.push_str(&key[copied..=i]);
+                out.push('\u{2026}');
+                out.push(char::from(c));
+                i += len + 2;
+            }
+            NUMBER => {
                 let mut j = i + 1;
                 while j < bytes.len()
                     && (bytes[j].is_ascii_hexdigit() || matches!(bytes[j], b'x' | b'.'))
                 {
                     j += 1;
                 }
-                (Some("#"), j)
+                out.push_str(&key[copied..i]);
+                out.push('#');
+                i = j;
             }
-            b'/' | b'\\' => {
+            _ => {
                 // A path: the rest of the word.
                 let mut j = i + 1;
                 while j < bytes.len()
@@ -210,26 +269,9 @@ fn template_of(key: &str, out: &mut String) {
                         j += 1;
                     }
                 }
-                (Some("/"), j)
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        match (c, keep) {
-            // An unclosed quote keeps the rest as it is.
-            (_, None) => break,
-            (b'\'' | b'"' | b'`', Some(ellipsis)) => {
-                out.push_str(&key[copied..=i]);
-                out.push_str(ellipsis);
-                out.push(char::from(c));
-                i = skip_to + 1;
-            }
-            (_, Some(mark)) => {
                 out.push_str(&key[copied..i]);
-                out.push_str(mark);
-                i = skip_to;
+                out.push('/');
+                i = j;
             }
         }
         copied = i;
@@ -344,7 +386,7 @@ mod tests {
             no,
             class: Class::Warning,
             cum: Counts::default(),
-            text: text.to_owned(),
+            text: text.into(),
             chars: text.chars().count() as u64,
             nl: true,
             truncated: false,

@@ -16,6 +16,14 @@ pub fn prefix_len(line: &str) -> usize {
     let mut at = 0;
     for _ in 0..3 {
         let rest = &bytes[at..];
+        // Every prefix starts with a digit (a date), `[` (a clock, Jenkins) or `#` (BuildKit,
+        // an annotation): most lines are ruled out by their first byte.
+        if !rest
+            .first()
+            .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'[' | b'#'))
+        {
+            break;
+        }
         let Some(len) = iso_time(rest)
             .or_else(|| clock(rest))
             .or_else(|| buildkit(rest))

@@ -42,28 +42,33 @@ const CAMEL: &[(&str, Class)] = &[
 /// CamelCase name.
 pub(super) fn first_signal(line: &str) -> Class {
     let bytes = line.as_bytes();
-    let mut prev = 0u8;
-    for (at, &b) in bytes.iter().enumerate() {
-        let kind = KIND[usize::from(b)];
-        if kind & MAY_START != 0 {
-            let found = if prev & WORD != 0 {
-                // Inside a word only a CamelCase suffix can start.
-                if kind & CAMEL_START != 0 {
-                    camel_at(bytes, at)
-                } else {
-                    None
-                }
-            } else if prev & JOINER != 0 {
-                // Joined to an identifier, a path, a flag or a dotted name: `-Werror`.
-                None
-            } else {
-                keyword_at(line, at)
-            };
-            if let Some(class) = found {
-                return class;
-            }
+    let mut at = 0;
+    while at < bytes.len() {
+        // Only a byte that may start a keyword stops the walk; what stands before it is one
+        // look-up back.
+        let kind = KIND[usize::from(bytes[at])];
+        if kind & MAY_START == 0 {
+            at += 1;
+            continue;
         }
-        prev = kind;
+        let prev = at.checked_sub(1).map_or(0, |i| KIND[usize::from(bytes[i])]);
+        let found = if prev & WORD != 0 {
+            // Inside a word only a CamelCase suffix can start.
+            if kind & CAMEL_START != 0 {
+                camel_at(bytes, at)
+            } else {
+                None
+            }
+        } else if prev & JOINER != 0 {
+            // Joined to an identifier, a path, a flag or a dotted name: `-Werror`.
+            None
+        } else {
+            keyword_at(line, at)
+        };
+        if let Some(class) = found {
+            return class;
+        }
+        at += 1;
     }
     Class::Other
 }
@@ -175,27 +180,55 @@ fn standalone(line: &str, at: usize, word: &str) -> bool {
 /// is: lowering ASCII letters moves no word boundary, so no lowered copy is needed.
 fn negated(line: &str, at: usize, end: usize) -> bool {
     let before = line[..at].trim_end();
-    let prev_word = previous_word(before);
-    if ["0", "no", "zero", "without"]
-        .iter()
-        .any(|w| prev_word.eq_ignore_ascii_case(w))
-    {
+    let negating = short_previous_word(before, NEGATING_WORD_BYTES).is_some_and(|prev_word| {
+        ["0", "no", "zero", "without"]
+            .iter()
+            .any(|w| prev_word.eq_ignore_ascii_case(w))
+    });
+    if negating {
         return true;
     }
     let after = line[end..].trim_start_matches([':', '=', ' ']);
     after.starts_with('0') && !after[1..].starts_with(|c: char| c.is_ascii_digit() || c == '.')
 }
 
+/// Bytes of the longest word that negates a keyword after it (`without`).
+const NEGATING_WORD_BYTES: usize = 7;
+
+/// [`previous_word`] when it has at most `max` bytes, else `None`: the walk back stops after
+/// `max + 1` bytes of a word, where the whole word would cost a walk to the line's start (a
+/// diagnostic's `src/x/y.c:12:5:` before its `error`).
+fn short_previous_word(before: &str, max: usize) -> Option<&str> {
+    let bytes = before.as_bytes();
+    for (i, &b) in bytes.iter().enumerate().rev() {
+        if b >= 0x80 {
+            let word = previous_word(before);
+            return (word.len() <= max).then_some(word);
+        }
+        if is_separator(char::from(b)) {
+            return (bytes.len() - i - 1 <= max).then(|| &before[i + 1..]);
+        }
+        if bytes.len() - i > max {
+            return None;
+        }
+    }
+    (before.len() <= max).then_some(before)
+}
+
+/// What ends the word before a keyword: whitespace, `'('` or `','`.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || c == '(' || c == ','
+}
+
 /// The last word of `before`: what follows its last whitespace, `'('` or `','`.
 fn previous_word(before: &str) -> &str {
-    let separator = |c: char| c.is_whitespace() || c == '(' || c == ',';
     let bytes = before.as_bytes();
     // Byte by byte while the text is ASCII; a wider character may be Unicode whitespace.
     for (i, &b) in bytes.iter().enumerate().rev() {
         if b >= 0x80 {
-            return before.rsplit(separator).next().unwrap_or("");
+            return before.rsplit(is_separator).next().unwrap_or("");
         }
-        if separator(char::from(b)) {
+        if is_separator(char::from(b)) {
             return &before[i + 1..];
         }
     }
@@ -322,6 +355,11 @@ mod tests {
         for line in word_lines(&words, 0x9e37_79b9_7f4a_7c15, 8, false).take(200_000) {
             assert_eq!(first_signal(&line), first_signal_naive(&line), "{line:?}");
             assert_eq!(previous_word(&line), previous_word_naive(&line), "{line:?}");
+            for max in [0, 1, 3, NEGATING_WORD_BYTES] {
+                let word = previous_word_naive(&line);
+                let short = (word.len() <= max).then_some(word);
+                assert_eq!(short_previous_word(&line, max), short, "{line:?} {max}");
+            }
         }
     }
 }

@@ -242,7 +242,7 @@ mod tests {
             no,
             class,
             cum,
-            text: text.to_owned(),
+            text: text.into(),
             chars: char_count(text),
             nl: true,
             truncated: false,

@@ -22,11 +22,13 @@ pub mod noise;
 mod render;
 mod select;
 mod selection;
+mod starts;
 pub mod store;
 pub(crate) mod summary;
 pub mod trace;
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use class::{Class, Counts};
 use classify::{Candidate, Prefilter, Shown, classify};
@@ -335,7 +337,8 @@ impl LogPlanner {
         // diagnostic itself before its notes.
         // A block split off a long trace may hold no error line: it has no kind.
         let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
-        block.template = key.and_then(|k| self.errors.add(k.clone()));
+        // The line is copied only when it is a new variant's first occurrence.
+        block.template = key.and_then(|k| self.errors.add_with(&k.text, k.no, || k.clone()));
         let repeat = self.errors.count(block.template) > 1;
         self.flush_pending();
         if split {
@@ -470,7 +473,7 @@ fn keep_shown(line: &Shown, no: u64, class: Class, nl: bool, cum: Counts, line_k
         no,
         class,
         cum,
-        text: line.text[..cut].to_owned(),
+        text: Arc::from(&line.text[..cut]),
         chars: char_count(line.raw()),
         nl,
         truncated: cut < line.text.len(),

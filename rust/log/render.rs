@@ -100,7 +100,7 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
             if notes.is_empty() {
                 pieces.push(Piece::Kept(format!("{}{end}", line.text)));
             } else {
-                pieces.push(Piece::Kept(line.text.clone()));
+                pieces.push(Piece::Kept(line.text.to_string()));
                 pieces.push(Piece::Marker(notes + end));
             }
         }
@@ -486,7 +486,7 @@ mod tests {
             no,
             class: crate::log::class::Class::Other,
             cum: Counts::default(),
-            text: "FAILED".repeat(20),
+            text: "FAILED".repeat(20).into(),
             chars,
             nl: true,
             truncated: chars > 120,

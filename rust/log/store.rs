@@ -7,6 +7,7 @@
 //! out is still counted exactly, with where it was.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use super::class::{Class, Counts};
 
@@ -18,8 +19,10 @@ pub struct Kept {
     pub class: Class,
     /// Classified lines through this one.
     pub cum: Counts,
-    /// The line as shown: cleaned of terminal noise, at most the per-line cap.
-    pub text: String,
+    /// The line as shown: cleaned of terminal noise, at most the per-line cap. Shared, never
+    /// changed: a plan tries lines in and out of its selection many times, and a copy of a
+    /// line then costs a count, not an allocation.
+    pub text: Arc<str>,
     /// Characters of the raw line, without its `'\n'`.
     pub chars: u64,
     /// The raw line ended in `'\n'`.
@@ -72,10 +75,11 @@ pub struct Evicted {
 }
 
 impl Evicted {
-    fn add(&mut self, block: &ErrorBlock) {
+    /// Counts a block that started at line `start`.
+    fn add(&mut self, start: u64) {
         self.blocks += 1;
-        self.first = Some(self.first.map_or(block.start, |f| f.min(block.start)));
-        self.last = self.last.max(block.start);
+        self.first = Some(self.first.map_or(start, |f| f.min(start)));
+        self.last = self.last.max(start);
     }
 }
 
@@ -84,11 +88,36 @@ pub struct BlockStore {
     cap: usize,
     front: Vec<ErrorBlock>,
     front_weight: usize,
-    recent: VecDeque<ErrorBlock>,
-    recent_weight: usize,
-    repeats: VecDeque<ErrorBlock>,
-    repeats_weight: usize,
+    recent: Ring,
+    repeats: Ring,
     pub evicted: Evicted,
+}
+
+/// Blocks in input order, the oldest pushed out past a cap of weight.
+#[derive(Debug, Default)]
+struct Ring {
+    /// Each block with its start and weight, worked out when it came: a block pushed out is
+    /// then dropped without reading its lines again, which are long out of cache by then (on
+    /// a log of errors, reading them back was a tenth of the planner's time).
+    blocks: VecDeque<(u64, usize, ErrorBlock)>,
+    weight: usize,
+}
+
+impl Ring {
+    /// Keeps `block` of `weight`, and pushes out the oldest blocks while the ring weighs more
+    /// than `cap` (never the last one).
+    fn push(&mut self, block: ErrorBlock, weight: usize, cap: usize, evicted: &mut Evicted) {
+        self.weight += weight;
+        self.blocks.push_back((block.start, weight, block));
+        while self.weight > cap && self.blocks.len() > 1 {
+            let (start, old, _) = self
+                .blocks
+                .pop_front()
+                .expect("the ring has more than one block");
+            self.weight -= old;
+            evicted.add(start);
+        }
+    }
 }
 
 impl BlockStore {
@@ -99,10 +128,8 @@ impl BlockStore {
             cap,
             front: Vec::new(),
             front_weight: 0,
-            recent: VecDeque::new(),
-            recent_weight: 0,
-            repeats: VecDeque::new(),
-            repeats_weight: 0,
+            recent: Ring::default(),
+            repeats: Ring::default(),
             evicted: Evicted::default(),
         }
     }
@@ -111,39 +138,14 @@ impl BlockStore {
     pub fn push(&mut self, block: ErrorBlock, repeat: bool) {
         let weight = block.weight();
         if repeat {
-            self.repeats_weight += weight;
-            self.repeats.push_back(block);
-            Self::shrink(
-                &mut self.repeats,
-                &mut self.repeats_weight,
-                self.cap / 4,
-                &mut self.evicted,
-            );
+            self.repeats
+                .push(block, weight, self.cap / 4, &mut self.evicted);
         } else if self.front_weight + weight <= self.cap / 2 {
             self.front_weight += weight;
             self.front.push(block);
         } else {
-            self.recent_weight += weight;
-            self.recent.push_back(block);
-            Self::shrink(
-                &mut self.recent,
-                &mut self.recent_weight,
-                self.cap / 4,
-                &mut self.evicted,
-            );
-        }
-    }
-
-    fn shrink(
-        ring: &mut VecDeque<ErrorBlock>,
-        weight: &mut usize,
-        cap: usize,
-        evicted: &mut Evicted,
-    ) {
-        while *weight > cap && ring.len() > 1 {
-            let old = ring.pop_front().expect("the ring has more than one block");
-            *weight -= old.weight();
-            evicted.add(&old);
+            self.recent
+                .push(block, weight, self.cap / 4, &mut self.evicted);
         }
     }
 
@@ -151,8 +153,8 @@ impl BlockStore {
     #[must_use]
     pub fn into_blocks(self) -> (Vec<ErrorBlock>, Evicted) {
         let mut all = self.front;
-        all.extend(self.recent);
-        all.extend(self.repeats);
+        all.extend(self.recent.blocks.into_iter().map(|(_, _, b)| b));
+        all.extend(self.repeats.blocks.into_iter().map(|(_, _, b)| b));
         all.sort_by_key(|b| b.start);
         (all, self.evicted)
     }
@@ -200,7 +202,7 @@ mod tests {
                 no: start,
                 class: Class::Error,
                 cum: Counts::default(),
-                text: "e".repeat(len),
+                text: "e".repeat(len).into(),
                 chars: len as u64,
                 nl: true,
                 truncated: false,

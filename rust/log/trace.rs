@@ -7,6 +7,8 @@
 //! bodies of rustc, gcc and clang diagnostics. Blank lines are held back and join the block
 //! only when a chain goes on after them (`During handling of the above exception…`).
 
+use super::starts::Starts;
+
 /// What one more line does to an open error block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
@@ -121,19 +123,11 @@ impl Trace {
         if line.starts_with("goroutine ") {
             self.goroutine = true;
         }
-        if line.contains("panicked at ") && line.trim_end().ends_with(':') {
+        // The cheap test first: few lines end in a colon.
+        if line.trim_end().ends_with(':') && holds(line, "panicked at ") {
             self.panic_message = true;
         }
-        if [
-            "@@",
-            "--- Expected",
-            "+++ Actual",
-            "- Expected",
-            "+ Received",
-        ]
-        .iter()
-        .any(|p| line.starts_with(p))
-        {
+        if DIFF_STARTS.starts(line) {
             self.diff = true;
         }
     }
@@ -161,56 +155,76 @@ fn indent(line: &str) -> usize {
         .sum()
 }
 
+/// Whether `hay` holds `needle` (not empty): a compare at each place its first byte occurs.
+/// On a line of a few dozen bytes a plain walk costs less than setting up a substring search,
+/// or than a vector search per occurrence of the first byte.
+fn holds(hay: &str, needle: &str) -> bool {
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let first = needle[0];
+    (0..hay.len()).any(|at| hay[at] == first && hay[at..].starts_with(needle))
+}
+
+/// Lines that open an expected-versus-actual diff.
+const DIFF_STARTS: Starts = Starts::new(&[
+    "@@",
+    "--- Expected",
+    "+++ Actual",
+    "- Expected",
+    "+ Received",
+]);
+
+/// Lines that carry a chain on after a blank line.
+const CHAIN_STARTS: Starts = Starts::new(&[
+    "During handling of the above exception",
+    "The above exception was the direct cause",
+    "Traceback (most recent call last)",
+    "goroutine ",
+    "Caused by:",
+    "stack backtrace:",
+]);
+
+/// Lines that go on with a block by how they start (besides [`CHAIN_STARTS`]).
+const BODY_STARTS: Starts = Starts::new(&[
+    " ",
+    "\t",
+    ">",
+    "|",
+    "E ",
+    "note:",
+    "help:",
+    "= ",
+    "-->",
+    "In file included from",
+    "... ",
+    // What a test expected and what it got, as assertion libraries print it.
+    "Expected",
+    "expected:",
+    "Actual",
+    "actual:",
+    "But was",
+    "but was",
+    "Received",
+    "Diff:",
+    "--- Expected",
+    "+++ Actual",
+    "@@ ",
+    // Frames that start their line: Pester's `at f, file:3`, Ruby's `from file:3:in`.
+    "at ",
+    "from /",
+    "Call Stack",
+]);
+
 /// Lines that carry a chain on after a blank line.
 fn starts_chain(line: &str) -> bool {
-    [
-        "During handling of the above exception",
-        "The above exception was the direct cause",
-        "Traceback (most recent call last)",
-        "goroutine ",
-        "Caused by:",
-        "stack backtrace:",
-    ]
-    .iter()
-    .any(|p| line.starts_with(p))
+    CHAIN_STARTS.starts(line)
 }
 
 /// Lines that go on with a block without a blank line before them.
 fn continues(line: &str) -> bool {
-    if line.starts_with([' ', '\t', '>', '|']) || starts_chain(line) {
+    if BODY_STARTS.starts(line) || starts_chain(line) {
         return true;
     }
-    if [
-        "E ",
-        "note:",
-        "help:",
-        "= ",
-        "-->",
-        "In file included from",
-        "... ",
-        // What a test expected and what it got, as assertion libraries print it.
-        "Expected",
-        "expected:",
-        "Actual",
-        "actual:",
-        "But was",
-        "but was",
-        "Received",
-        "Diff:",
-        "--- Expected",
-        "+++ Actual",
-        "@@ ",
-        // Frames that start their line: Pester's `at f, file:3`, Ruby's `from file:3:in`.
-        "at ",
-        "from /",
-        "Call Stack",
-    ]
-    .iter()
-    .any(|p| line.starts_with(p))
-    {
-        return true;
-    }
-    if line.contains(": note: ") {
+    if holds(line, ": note: ") {
         return true;
     }
     // A rustc gutter with a wide line number: `12 |     let x = 1;`.
@@ -226,10 +240,16 @@ fn continues(line: &str) -> bool {
 /// `/x/hooks.rb:15:in 'eval'`: where the error above it happened. A place followed by a
 /// message is a diagnostic of its own and starts a block of its own.
 fn is_location(line: &str) -> bool {
-    let (place, rest) = line.split_once(' ').unwrap_or((line, ""));
-    let Some((path, number)) = place.split_once(':') else {
+    // Byte searches: both separators are ASCII, and `str::split_once` cost more than the rest
+    // of the rules together.
+    let (place, rest) = match memchr::memchr(b' ', line.as_bytes()) {
+        Some(space) => (&line[..space], &line[space + 1..]),
+        None => (line, ""),
+    };
+    let Some(colon) = memchr::memchr(b':', place.as_bytes()) else {
         return false;
     };
+    let (path, number) = (&place[..colon], &place[colon + 1..]);
     let digits = number.bytes().take_while(u8::is_ascii_digit).count();
     let tail = &number[digits..];
     let path_like = path.contains(['/', '.']);

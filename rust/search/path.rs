@@ -8,8 +8,43 @@
 
 use super::line::{MAX_PATH_BYTES, RowParse, row_after};
 
-/// Spans shorter than this are taken in byte by byte.
-const SPAN_AT_ONCE: usize = 16;
+/// What a byte is to [`Prefix`], as bits of [`FACTS`].
+const SLASH: u8 = 1;
+const DOT: u8 = 2;
+const SPACE: u8 = 4;
+const ALPHABETIC: u8 = 8;
+const LOWERCASE: u8 = 16;
+const CONTROL: u8 = 32;
+
+/// The facts of every byte, so that taking one in is a look-up and an or.
+static FACTS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        #[allow(clippy::cast_possible_truncation, reason = "b < 256")]
+        let c = b as u8;
+        if c == b'/' || c == b'\\' {
+            table[b] |= SLASH;
+        }
+        if c == b'.' {
+            table[b] |= DOT;
+        }
+        if c == b' ' {
+            table[b] |= SPACE;
+        }
+        if c.is_ascii_alphabetic() {
+            table[b] |= ALPHABETIC;
+        }
+        if c.is_ascii_lowercase() {
+            table[b] |= LOWERCASE;
+        }
+        if c < 0x20 || c == 0x7f {
+            table[b] |= CONTROL;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// What is known of a line's first `end` bytes.
 #[derive(Debug, Default)]
@@ -32,44 +67,34 @@ struct Prefix {
 impl Prefix {
     /// Takes in the next byte, `bytes[self.end]`.
     fn push(&mut self, bytes: &[u8]) {
-        let (at, b) = (self.end, bytes[self.end]);
-        match b {
-            b'/' if at >= 2 && bytes[at - 2..at] == *b":/" => self.refused = true,
-            b'/' | b'\\' => self.name_start = Some(at + 1),
-            b'.' => self.last_dot = Some(at),
-            b' ' => self.space = true,
-            _ => self.refused |= b < 0x20 || b == 0x7f,
-        }
-        self.alphabetic |= b.is_ascii_alphabetic();
-        self.lowercase |= b.is_ascii_lowercase();
-        self.end += 1;
+        self.push_to(bytes, self.end + 1);
     }
 
-    /// Takes in the bytes up to `to` at once: what [`Prefix::push`] of each would find.
+    /// Takes in the bytes up to `to`, in one walk: a look-up per byte, and a branch only at a
+    /// separator or a dot. Paths are short, and a vector search per fact (six of them, and a
+    /// substring searcher built for `://`) cost more than the walk.
     fn push_to(&mut self, bytes: &[u8], to: usize) {
-        if to - self.end < SPAN_AT_ONCE {
-            // Between places a few bytes apart (`p-1-a-1-a…`) the vector searches cost more
-            // than they save.
-            while self.end < to {
-                self.push(bytes);
+        let mut any = 0u8;
+        for (i, &b) in bytes[self.end..to].iter().enumerate() {
+            let at = self.end + i;
+            let facts = FACTS[usize::from(b)];
+            any |= facts;
+            if facts & (SLASH | DOT) != 0 {
+                if facts & DOT != 0 {
+                    self.last_dot = Some(at);
+                } else if b == b'/' && at >= 2 && bytes[at - 2..at] == *b":/" {
+                    // A URL's: no longer prefix is a path, and its place as a name's start is
+                    // never read.
+                    self.refused = true;
+                } else {
+                    self.name_start = Some(at + 1);
+                }
             }
-            return;
         }
-        let span = &bytes[self.end..to];
-        // A `/` after `:/` is a URL's, whose prefix is refused, so its place as a name's start
-        // is never read.
-        if let Some(i) = memchr::memrchr2(b'/', b'\\', span) {
-            self.name_start = Some(self.end + i + 1);
-        }
-        if let Some(i) = memchr::memrchr(b'.', span) {
-            self.last_dot = Some(self.end + i);
-        }
-        self.space |= memchr::memchr(b' ', span).is_some();
-        self.alphabetic |= span.iter().any(u8::is_ascii_alphabetic);
-        self.lowercase |= span.iter().any(u8::is_ascii_lowercase);
-        // Any `://` whose last `/` is in the span: the two bytes before it may be earlier.
-        let url = memchr::memmem::find(&bytes[self.end.saturating_sub(2)..to], b"://").is_some();
-        self.refused |= url || span.iter().any(|&b| b < 0x20 || b == 0x7f);
+        self.space |= any & SPACE != 0;
+        self.alphabetic |= any & ALPHABETIC != 0;
+        self.lowercase |= any & LOWERCASE != 0;
+        self.refused |= any & CONTROL != 0;
         self.end = to;
     }
 

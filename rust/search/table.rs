@@ -18,6 +18,7 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use crate::hash::FastHash;
 
@@ -103,6 +104,11 @@ pub struct FileTable {
     pub files: Vec<FileEntry>,
     /// Looks a path up in `files`; never iterated, so its order cannot reach the output.
     index: HashMap<String, usize, FastHash>,
+    /// A bit per slot of the paths' hashes, set for every path in `index`: a clear bit says a
+    /// path has no entry without a look into `index`. Once the table is full, a flood of new
+    /// files asks `index` about each one, and its look-ups (a table of thousands of paths,
+    /// missing the cache) were most of the time a row took.
+    listed: Vec<u64>,
     pub others: Vec<Other>,
     pub other_lines: u64,
     pub matches: u64,
@@ -190,10 +196,14 @@ impl FileTable {
     /// file counted in its directory's aggregate (as a new file unless it is the one already
     /// being counted).
     pub fn file(&mut self, path: &str) -> usize {
-        if let Some(&i) = self.index.get(path) {
-            return i;
+        let full = self.files.len() >= self.max_files;
+        // Only a full table gains from the bits: before, a new path is inserted anyway.
+        if !full || self.maybe_listed(path) {
+            if let Some(&i) = self.index.get(path) {
+                return i;
+            }
         }
-        if self.files.len() >= self.max_files {
+        if full {
             if !matches!(&self.spill, Some((f, _)) if f.path == path) {
                 self.spill_file(path);
             }
@@ -210,7 +220,33 @@ impl FileTable {
             sealed: i >= self.row_files,
         });
         self.index.insert(path.to_owned(), i);
+        self.list(path);
         i
+    }
+
+    /// The bit of `listed` that stands for `path`: its word and its mask.
+    fn listed_bit(&mut self, path: &str) -> (usize, u64) {
+        if self.listed.is_empty() {
+            // At least eight bits per entry, so that few paths share one.
+            let bits = (self.max_files.max(1) * 8).next_power_of_two().max(64);
+            self.listed = vec![0; bits / 64];
+        }
+        let bits = self.listed.len() * 64;
+        let hash = FastHash::default().hash_one(path);
+        // The high bits, which the multiplying hash mixes best.
+        let bit = usize::try_from(hash >> (64 - bits.trailing_zeros())).unwrap_or(0);
+        (bit / 64, 1 << (bit % 64))
+    }
+
+    fn list(&mut self, path: &str) {
+        let (word, mask) = self.listed_bit(path);
+        self.listed[word] |= mask;
+    }
+
+    /// False when `path` surely has no entry.
+    fn maybe_listed(&mut self, path: &str) -> bool {
+        let (word, mask) = self.listed_bit(path);
+        self.listed[word] & mask != 0
     }
 
     /// Starts counting a new file past the cap, in its directory's aggregate.
