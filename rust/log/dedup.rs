@@ -9,6 +9,7 @@
 //! "other" count, and nothing depends on hash order.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::hash::BuildHasher;
 
 use super::store::Kept;
@@ -22,6 +23,8 @@ const MAX_VARIANTS: usize = 8;
 #[derive(Debug, Clone)]
 pub struct Variant {
     pub key: String,
+    /// [`key_hash`] of `key`: most keys that are not this one are told apart by it alone.
+    hash: u64,
     pub count: u64,
     /// The variant's first occurrence, as shown.
     pub example: Kept,
@@ -37,18 +40,21 @@ pub struct Template {
 
 /// Bytes of variant keys remembered in [`Dedup`]'s look-up of known variants.
 const KNOWN_BYTES: usize = 1 << 20;
-/// Slots of [`Dedup`]'s memory of keys met once: a power of two, as many as the keys that
-/// [`KNOWN_BYTES`] holds, so that a repeat comes back before its slot is taken over as long as
-/// it would have found room in the look-up.
-const SEEN_SLOTS: usize = 1 << 16;
+/// Slots of [`Dedup`]'s memory of keys met once: a power of two. A repeat comes back before
+/// its slot is taken over when fewer than about this many new keys came between. The table
+/// (16 KiB) stays in the first-level cache: at 256 KiB, one slot read per new key missed it,
+/// and on a log whose every error is new that miss was half the time of counting it.
+const SEEN_SLOTS: usize = 1 << 12;
 
 #[derive(Debug, Default)]
 pub struct Dedup {
     index: HashMap<String, usize, FastHash>,
-    /// Variant keys met before, to their template and their place among its variants (`None`
-    /// when it had no room to keep them): a repeat is counted with one look-up, without
-    /// working out its template. Up to [`KNOWN_BYTES`] of keys; later ones take the long way.
-    known: HashMap<String, (usize, Option<usize>), FastHash>,
+    /// Variant keys met before, by their [`key_hash`], to the key, its template and its place
+    /// among its variants (`None` when it had no room to keep them): a repeat is counted with
+    /// one look-up, without working out its template. Keyed by the hash that the other
+    /// tables use too, so that a line's key is hashed once. Up to [`KNOWN_BYTES`] of keys, one
+    /// a hash; later ones, and a key whose hash another holds, take the long way.
+    known: HashMap<u64, (Box<str>, usize, Option<usize>), FastHash>,
     known_bytes: usize,
     /// Hashes of variant keys met once, by a few of their bits, each slot holding the latest:
     /// a key goes into `known` only when it comes again, so that a log whose every diagnostic
@@ -84,6 +90,7 @@ impl Dedup {
     fn keep_variant(&mut self, id: usize, key: Option<String>, make: impl FnOnce() -> Kept) {
         if let Some(key) = key {
             self.templates[id].variants.push(Variant {
+                hash: key_hash(&key),
                 key,
                 count: 1,
                 example: make(),
@@ -95,14 +102,15 @@ impl Dedup {
     /// cap), and the key of a new variant that the template has room to keep.
     fn tally(&mut self, text: &str, no: u64) -> Option<(usize, Option<String>)> {
         let key = variant_key(text);
-        if let Some(&(id, variant)) = self.known.get(key) {
-            let template = &mut self.templates[id];
+        let hash = key_hash(key);
+        if let Some((_, id, variant)) = self.known.get(&hash).filter(|k| *k.0 == *key) {
+            let template = &mut self.templates[*id];
             template.count += 1;
             template.last_line = no;
-            if let Some(v) = variant {
+            if let Some(v) = *variant {
                 template.variants[v].count += 1;
             }
-            return Some((id, None));
+            return Some((*id, None));
         }
         let mut template_key = std::mem::take(&mut self.scratch);
         template_of(key, &mut template_key);
@@ -128,26 +136,32 @@ impl Dedup {
         let template = &mut self.templates[id];
         template.count += 1;
         template.last_line = no;
-        if let Some(v) = template.variants.iter_mut().find(|v| v.key == key) {
+        if let Some(v) = template
+            .variants
+            .iter_mut()
+            .find(|v| v.hash == hash && v.key == key)
+        {
             v.count += 1;
             return Some((id, None));
         }
         // The caller keeps a new variant, at the end of the list, when there is room.
         let room = template.variants.len() < MAX_VARIANTS;
         let place = room.then_some(template.variants.len());
-        if self.known_bytes + key.len() <= KNOWN_BYTES && self.seen_before(key) {
-            self.known_bytes += key.len();
-            self.known.insert(key.to_owned(), (id, place));
+        if self.known_bytes + key.len() <= KNOWN_BYTES && self.seen_before(hash) {
+            if let Entry::Vacant(slot) = self.known.entry(hash) {
+                self.known_bytes += key.len();
+                slot.insert((key.into(), id, place));
+            }
         }
         Some((id, room.then(|| key.to_owned())))
     }
 
-    /// Whether `key` was probably met before (see `seen`); remembers it for the next time.
-    fn seen_before(&mut self, key: &str) -> bool {
+    /// Whether the key of hash `hash` was probably met before (see `seen`); remembers it for
+    /// the next time.
+    fn seen_before(&mut self, hash: u64) -> bool {
         if self.seen.is_empty() {
             self.seen = vec![0; SEEN_SLOTS];
         }
-        let hash = FastHash::default().hash_one(key);
         // The slot from the high bits, which the multiplying hash mixes best; the low half,
         // never 0 (an empty slot), tells keys in one slot apart.
         let slot = usize::try_from(hash >> (64 - SEEN_SLOTS.trailing_zeros())).unwrap_or(0);
@@ -169,6 +183,11 @@ impl Dedup {
     pub fn count(&self, id: Option<usize>) -> u64 {
         id.map_or(0, |i| self.templates[i].count)
     }
+}
+
+/// The hash a variant key is known by in [`Dedup`]'s tables.
+fn key_hash(key: &str) -> u64 {
+    FastHash::default().hash_one(key)
 }
 
 /// The text after a leading location such as `src/a.c:12:5: ` or `a.py:21: `.
