@@ -17,7 +17,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use super::class::Class;
 use super::evidence::Evidence;
 use super::frame;
-use super::keyword::first_signal;
+use super::keyword::first_signal_from;
 use super::noise::{clean, last_state, without_escapes};
 use super::summary::is_summary;
 use crate::sink::Lookahead;
@@ -250,7 +250,14 @@ impl Lookahead for Prefilter {
             line += count_newlines(&bytes[counted..start]);
             counted = start;
             let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-            let class = Shown::new(&text[start..end]).class();
+            // No keyword of the line starts before `quiet`: each holds a keyword pattern at
+            // its start or one byte in (`xception`, `raceback`), and the automaton's hit is
+            // the leftmost of them at or after `from`.
+            let quiet = keywords
+                .hit(text, from)
+                .map_or(end, |k| k.min(end))
+                .saturating_sub(start + 1);
+            let class = Shown::new(&text[start..end]).class_after(quiet);
             if class != Class::Other {
                 found.push(Candidate {
                     start,
@@ -299,7 +306,7 @@ pub fn classify(raw: &str) -> Class {
     let line = clean(raw);
     // Rules about how a line starts look at it before escapes are removed, as the prefilter's
     // line-start patterns do.
-    classify_clean(&line, last_state(raw))
+    classify_clean(&line, last_state(raw), 0)
 }
 
 /// Whether the prefilter, which scans raw text, sees a pattern in `raw` wherever `classify`
@@ -367,18 +374,27 @@ impl<'a> Shown<'a> {
     /// [`classify`] of the raw line.
     #[must_use]
     pub fn class(&self) -> Class {
+        self.class_after(0)
+    }
+
+    /// [`Shown::class`] of a raw line in which no keyword starts before byte `quiet`.
+    fn class_after(&self, quiet: usize) -> Class {
         if self.raw.len() <= CLASSIFY_PREFIX {
             if self.escaped && !raw_holds_pattern(self.raw) {
                 return Class::Other;
             }
-            classify_clean(&self.text, self.state)
+            // The raw line's offsets are the shown line's only when it shows as it is.
+            let plain = !self.escaped && self.state.len() == self.raw.len();
+            classify_clean(&self.text, self.state, if plain { quiet } else { 0 })
         } else {
             classify(self.raw)
         }
     }
 }
 
-fn classify_clean(line: &str, start: &str) -> Class {
+/// The class of the cleaned line `line`, whose last state before escapes are removed is
+/// `start`; no keyword of `line` starts before byte `quiet`.
+fn classify_clean(line: &str, start: &str, quiet: usize) -> Class {
     // A CI system's prefix says nothing of the line; rules about how a line starts apply
     // after it only where the prefilter can see that start (see `frame::starts_after`).
     let framed = frame::prefix_len(line);
@@ -407,7 +423,7 @@ fn classify_clean(line: &str, start: &str) -> Class {
     if framed_start.starts_with("E  ") || said.failure_form(t) {
         return Class::Error;
     }
-    match first_signal(body) {
+    match first_signal_from(body, quiet.saturating_sub(framed)) {
         Class::Other if said.failure_phrase() => Class::Error,
         class => class,
     }

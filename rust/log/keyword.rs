@@ -41,8 +41,14 @@ const CAMEL: &[(&str, Class)] = &[
 /// The class of the earliest keyword that stands as a word of its own, or that ends a
 /// CamelCase name.
 pub(super) fn first_signal(line: &str) -> Class {
+    first_signal_from(line, 0)
+}
+
+/// [`first_signal`] of a line in which no keyword starts before byte `quiet` (what the
+/// prefilter's scan already knows): the walk starts there.
+pub(super) fn first_signal_from(line: &str, quiet: usize) -> Class {
     let bytes = line.as_bytes();
-    let mut at = 0;
+    let mut at = quiet;
     while at < bytes.len() {
         // Only a byte that may start a keyword stops the walk; what stands before it is one
         // look-up back.
