@@ -137,9 +137,15 @@ impl Previous<'_> {
 
 /// A `path:NN:text` or `path-NN-text` row. A row that continues the `previous` one's file is
 /// that file's (that is how a path holding `-12-` is told from a context line); otherwise the
-/// choice among its readings ([`choose`]), not `certain` unless it is sure.
+/// choice among its readings ([`choose`]), not `certain` unless it is sure. `sure` is the
+/// length of the path [`choose`] is sure of, when the look-ahead found it already
+/// ([`super::ahead`]).
 #[must_use]
-pub fn parse_path_row(line: &str, previous: Option<Previous<'_>>) -> Option<Choice> {
+pub fn parse_path_row(
+    line: &str,
+    previous: Option<Previous<'_>>,
+    sure: Option<usize>,
+) -> Option<Choice> {
     if let Some(row) = previous.and_then(|p| p.row_of(line.as_bytes())) {
         let best = RowParse {
             is_current: true,
@@ -150,7 +156,20 @@ pub fn parse_path_row(line: &str, previous: Option<Previous<'_>>) -> Option<Choi
             first_match: None,
         });
     }
-    choose(readings(line))
+    match sure {
+        Some(path_len) => sure_choice(line.as_bytes(), path_len),
+        None => choose(readings(line)),
+    }
+}
+
+/// What [`choose`] answers for a line whose path it is sure ends after `path_len` bytes: the
+/// row right there, `certain`, and no other reading.
+#[must_use]
+pub fn sure_choice(line: &[u8], path_len: usize) -> Option<Choice> {
+    row_after(line, path_len).map(|best| Choice {
+        best,
+        first_match: None,
+    })
 }
 
 /// How the line after a held line continues one of the held line's readings.
@@ -249,7 +268,7 @@ mod tests {
     use super::*;
 
     fn path_of(line: &str) -> Option<(&str, bool, u64, &str)> {
-        let row = parse_path_row(line, None)?.best;
+        let row = parse_path_row(line, None, None)?.best;
         Some((
             &line[..row.path_len],
             row.is_match,
@@ -310,7 +329,9 @@ mod tests {
             line_no: 2,
             separated: false,
         };
-        let row = parse_path_row("x-12-y-3-ctx", Some(previous)).unwrap().best;
+        let row = parse_path_row("x-12-y-3-ctx", Some(previous), None)
+            .unwrap()
+            .best;
         assert_eq!((row.path_len, row.line_no, row.is_match), (6, 3, false));
     }
 
@@ -431,7 +452,7 @@ mod tests {
     #[test]
     fn a_line_alone_is_its_leftmost_match() {
         let alone = |line, heading| {
-            let row = parse_path_row(line, None)?.alone(heading)?;
+            let row = parse_path_row(line, None, None)?.alone(heading)?;
             Some(&line[..row.path_len])
         };
         assert_eq!(

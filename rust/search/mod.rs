@@ -7,17 +7,21 @@
 //! unless the output is clearly search-shaped ([`SearchPlanner::is_search_shaped`]); otherwise
 //! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts.
 
+mod ahead;
 pub mod line;
 mod path;
 pub mod plan;
 mod rollup;
 pub mod table;
 
+use std::sync::atomic::Ordering;
+
 use crate::lines::Lines;
 use crate::plan::Plan;
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
+use ahead::{Sure, SurePaths, sure_path};
 use line::{
     Continued, Previous, RowParse, continued_reading, is_diagnostic, is_diagnostic_after_number,
     looks_like_heading, parse_bare_row, parse_path_row,
@@ -124,6 +128,8 @@ pub struct SearchPlanner {
     /// A lower bound of the lossless fold's length; once over the budget, the fold is impossible.
     fold_floor: u64,
     pub(crate) fold_possible: bool,
+    /// Shared with the look-ahead, which stops looking once the planner has declined.
+    looks: SurePaths,
 }
 
 impl SearchPlanner {
@@ -146,6 +152,7 @@ impl SearchPlanner {
             open: OpenLine::Dropped,
             fold_floor: 0,
             fold_possible: true,
+            looks: SurePaths::default(),
         }
     }
 
@@ -173,6 +180,7 @@ impl SearchPlanner {
         self.prefix = Prefix::SearchShaped;
         if !self.shaped_so_far() {
             self.prefix = Prefix::Declined;
+            self.looks.declined.store(true, Ordering::Relaxed);
             self.table = FileTable::new(0);
             self.held = None;
             self.run = Vec::new();
@@ -271,8 +279,16 @@ impl SearchPlanner {
         }
     }
 
-    /// One whole line, or the first piece of a long one (`open`), without its `'\n'`.
-    fn line(&mut self, line: &str, input_line: u64, terminated: bool, open: bool) {
+    /// One whole line, or the first piece of a long one (`open`), without its `'\n'`; `sure`:
+    /// the length of its sure path, if the look-ahead found one.
+    fn line(
+        &mut self,
+        line: &str,
+        input_line: u64,
+        terminated: bool,
+        open: bool,
+        sure: Option<usize>,
+    ) {
         self.open = OpenLine::Dropped;
         let bare = line.strip_suffix('\r').unwrap_or(line);
         if bare.bytes().all(|b| b.is_ascii_whitespace()) {
@@ -312,7 +328,7 @@ impl SearchPlanner {
             }
         }
         self.release(Some(line));
-        if let Some(choice) = parse_path_row(line, self.previous()) {
+        if let Some(choice) = parse_path_row(line, self.previous(), sure) {
             if choice.best.certain {
                 self.settle_run(false);
                 self.path_row(line, choice.best, input_line, terminated, open);
@@ -354,7 +370,7 @@ impl SearchPlanner {
         let beats_bare = |path: RowParse| {
             path.certain && (!bare.is_match || (path.is_match && path.path_len < bare.text_start))
         };
-        !parse_path_row(line, self.previous()).is_some_and(|choice| beats_bare(choice.best))
+        !parse_path_row(line, self.previous(), None).is_some_and(|choice| beats_bare(choice.best))
             && continued_reading(held, line).is_none()
     }
 
@@ -609,9 +625,11 @@ impl Planner for SearchPlanner {
 }
 
 impl Sink for SearchPlanner {
-    type Lookahead = ();
-    fn lookahead(&self) {}
-    fn block(&mut self, block: &Block<'_>, (): ()) {
+    type Lookahead = SurePaths;
+    fn lookahead(&self) -> SurePaths {
+        self.looks.clone()
+    }
+    fn block(&mut self, block: &Block<'_>, sure: Sure) {
         if self.prefix == Prefix::Declined {
             return;
         }
@@ -619,6 +637,7 @@ impl Sink for SearchPlanner {
         if let Some(piece) = continuation {
             self.more_of_line(piece.text, piece.terminated);
         }
+        let first = lines.no();
         while self.prefix != Prefix::Declined {
             if self.count_run(&mut lines) > 0 {
                 continue;
@@ -626,7 +645,8 @@ impl Sink for SearchPlanner {
             let Some(line) = lines.next() else {
                 break;
             };
-            self.line(line.text, line.no, line.terminated, line.open);
+            let sure = sure_path(&sure, line.no - first);
+            self.line(line.text, line.no, line.terminated, line.open, sure);
             if self.prefix == Prefix::Reading && self.nonempty_lines >= DECIDE_AFTER {
                 self.decide();
             }
