@@ -8,12 +8,15 @@
 //! occurrence. It is capped and insertion-ordered: past the cap, occurrences only add to an
 //! "other" count, and nothing depends on hash order.
 
+mod template;
+
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::hash::BuildHasher;
 
 use super::store::Kept;
 use crate::hash::FastHash;
+pub use template::variant_key;
+use template::{template, text_hash};
 
 /// Templates tracked before the rest is counted as "other".
 const MAX_TEMPLATES: usize = 256;
@@ -23,7 +26,7 @@ const MAX_VARIANTS: usize = 8;
 #[derive(Debug, Clone)]
 pub struct Variant {
     pub key: String,
-    /// [`key_hash`] of `key`: most keys that are not this one are told apart by it alone.
+    /// [`text_hash`] of `key`: most keys that are not this one are told apart by it alone.
     hash: u64,
     pub count: u64,
     /// The variant's first occurrence, as shown.
@@ -48,8 +51,11 @@ const SEEN_SLOTS: usize = 1 << 12;
 
 #[derive(Debug, Default)]
 pub struct Dedup {
-    index: HashMap<String, usize, FastHash>,
-    /// Variant keys met before, by their [`key_hash`], to the key, its template and its place
+    /// Templates by the [`text_hash`] of their text, to the first one with that hash.
+    index: HashMap<u64, usize, FastHash>,
+    /// The text of each template, by index: what a look-up in `index` is checked against.
+    texts: Vec<Box<[u8]>>,
+    /// Variant keys met before, by their [`text_hash`], to the key, its template and its place
     /// among its variants (`None` when it had no room to keep them): a repeat is counted with
     /// one look-up, without working out its template. Keyed by the hash that the other
     /// tables use too, so that a line's key is hashed once. Up to [`KNOWN_BYTES`] of keys, one
@@ -62,7 +68,7 @@ pub struct Dedup {
     /// another key only costs that key a later entry; `known` is a shortcut, never a count.
     seen: Vec<u32>,
     /// The template of the line being added, reused between lines.
-    scratch: String,
+    scratch: Vec<u8>,
     pub templates: Vec<Template>,
     /// Occurrences whose template did not fit the table.
     pub other: u64,
@@ -90,7 +96,7 @@ impl Dedup {
     fn keep_variant(&mut self, id: usize, key: Option<String>, make: impl FnOnce() -> Kept) {
         if let Some(key) = key {
             self.templates[id].variants.push(Variant {
-                hash: key_hash(&key),
+                hash: text_hash(key.as_bytes()),
                 key,
                 count: 1,
                 example: make(),
@@ -102,7 +108,7 @@ impl Dedup {
     /// cap), and the key of a new variant that the template has room to keep.
     fn tally(&mut self, text: &str, no: u64) -> Option<(usize, Option<String>)> {
         let key = variant_key(text);
-        let hash = key_hash(key);
+        let hash = text_hash(key.as_bytes());
         if let Some((_, id, variant)) = self.known.get(&hash).filter(|k| *k.0 == *key) {
             let template = &mut self.templates[*id];
             template.count += 1;
@@ -112,27 +118,28 @@ impl Dedup {
             }
             return Some((*id, None));
         }
-        let mut template_key = std::mem::take(&mut self.scratch);
-        template_of(key, &mut template_key);
-        let found = self.index.get(template_key.as_str()).copied();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let (text, template_hash) = template(key, hash, &mut scratch);
+        let found = self.lookup(text, template_hash);
         let id = if let Some(id) = found {
-            self.scratch = template_key;
             id
+        } else if self.templates.len() >= MAX_TEMPLATES {
+            self.scratch = scratch;
+            self.other += 1;
+            return None;
         } else {
-            if self.templates.len() >= MAX_TEMPLATES {
-                self.scratch = template_key;
-                self.other += 1;
-                return None;
-            }
-            self.index.insert(template_key, self.templates.len());
+            let id = self.templates.len();
+            self.index.entry(template_hash).or_insert(id);
+            self.texts.push(text.into());
             self.templates.push(Template {
                 count: 0,
                 first_line: no,
                 last_line: no,
                 variants: Vec::new(),
             });
-            self.templates.len() - 1
+            id
         };
+        self.scratch = scratch;
         let template = &mut self.templates[id];
         template.count += 1;
         template.last_line = no;
@@ -156,6 +163,18 @@ impl Dedup {
         Some((id, room.then(|| key.to_owned())))
     }
 
+    /// The index of the template with text `text`, of [`text_hash`] `hash`, if the table has it.
+    fn lookup(&self, text: &[u8], hash: u64) -> Option<usize> {
+        let &id = self.index.get(&hash)?;
+        if *self.texts[id] == *text {
+            Some(id)
+        } else {
+            // Another template has this hash (the index holds the first): rare, and the
+            // table is capped.
+            self.texts.iter().position(|t| **t == *text)
+        }
+    }
+
     /// Whether the key of hash `hash` was probably met before (see `seen`); remembers it for
     /// the next time.
     fn seen_before(&mut self, hash: u64) -> bool {
@@ -173,9 +192,10 @@ impl Dedup {
     /// The template a diagnostic with this text belongs to, if the table has it.
     #[must_use]
     pub fn find(&self, text: &str) -> Option<usize> {
-        let mut template_key = String::new();
-        template_of(variant_key(text), &mut template_key);
-        self.index.get(&template_key).copied()
+        let key = variant_key(text);
+        let mut scratch = Vec::new();
+        let (text, hash) = template(key, text_hash(key.as_bytes()), &mut scratch);
+        self.lookup(text, hash)
     }
 
     /// The count of the template `id` (0 for `None`).
@@ -185,220 +205,10 @@ impl Dedup {
     }
 }
 
-/// The hash a variant key is known by in [`Dedup`]'s tables.
-fn key_hash(key: &str) -> u64 {
-    FastHash::default().hash_one(key)
-}
-
-/// The text after a leading location such as `src/a.c:12:5: ` or `a.py:21: `.
-pub fn variant_key(text: &str) -> &str {
-    let t = text.trim_start();
-    let bytes = t.as_bytes();
-    // A path-like first word followed by `:digits` fields: the first ':' comes before any ' '.
-    let Some(colon) = memchr::memchr2(b':', b' ', bytes) else {
-        return t;
-    };
-    if colon == 0 || bytes[colon] != b':' {
-        return t;
-    }
-    let mut at = colon + 1;
-    let mut fields = 0;
-    loop {
-        let digits = bytes[at..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if digits == 0 || bytes.get(at + digits) != Some(&b':') {
-            break;
-        }
-        at += digits + 1;
-        fields += 1;
-    }
-    if fields > 0 { t[at..].trim_start() } else { t }
-}
-
-/// What a byte starts in [`template_of`]: nothing to blank, a quoted name, a number or a path.
-const PLAIN: u8 = 0;
-const QUOTE: u8 = 1;
-const NUMBER: u8 = 2;
-const PATH: u8 = 3;
-
-static STARTS: [u8; 256] = {
-    let mut table = [PLAIN; 256];
-    table[b'\'' as usize] = QUOTE;
-    table[b'"' as usize] = QUOTE;
-    table[b'`' as usize] = QUOTE;
-    let mut d = b'0';
-    while d <= b'9' {
-        table[d as usize] = NUMBER;
-        d += 1;
-    }
-    table[b'/' as usize] = PATH;
-    table[b'\\' as usize] = PATH;
-    table
-};
-
-/// Numbers, hex, paths and quoted names blanked out.
-fn template_of(key: &str, out: &mut String) {
-    // Every character that starts a blanked run is ASCII, so the text between such runs is
-    // copied as whole slices.
-    let bytes = key.as_bytes();
-    out.clear();
-    let mut copied = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        match STARTS[usize::from(c)] {
-            PLAIN => {
-                i += 1;
-                continue;
-            }
-            QUOTE => {
-                // A quoted name: up to the closing quote on the same line. An unclosed quote
-                // keeps the rest as it is.
-                let Some(len) = memchr::memchr(c, &bytes[i + 1..]) else {
-                    break;
-                };
-                out.push_str(&key[copied..=i]);
-                out.push('\u{2026}');
-                out.push(char::from(c));
-                i += len + 2;
-            }
-            NUMBER => {
-                let mut j = i + 1;
-                while j < bytes.len()
-                    && (bytes[j].is_ascii_hexdigit() || matches!(bytes[j], b'x' | b'.'))
-                {
-                    j += 1;
-                }
-                out.push_str(&key[copied..i]);
-                out.push('#');
-                i = j;
-            }
-            _ => {
-                // A path: the rest of the word.
-                let mut j = i + 1;
-                while j < bytes.len()
-                    && !(bytes[j].is_ascii_whitespace()
-                        || matches!(bytes[j], b':' | b',' | b')' | 0x0b | 0x0c)
-                        || starts_unicode_space(&key[j..]))
-                {
-                    j += 1;
-                    while !key.is_char_boundary(j) {
-                        j += 1;
-                    }
-                }
-                out.push_str(&key[copied..i]);
-                out.push('/');
-                i = j;
-            }
-        }
-        copied = i;
-    }
-    out.push_str(&key[copied..]);
-}
-
-/// Whether `s` starts with a whitespace character outside ASCII (it ends a path as ASCII
-/// whitespace does).
-fn starts_unicode_space(s: &str) -> bool {
-    s.as_bytes().first().is_some_and(|&b| b >= 0x80)
-        && s.chars().next().is_some_and(char::is_whitespace)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::log::class::{Class, Counts};
-
-    /// `template_of` one character at a time: the plain statement of what it does.
-    fn template_of_naive(key: &str) -> String {
-        let mut out = String::new();
-        let mut chars = key.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\'' | '"' | '`' => {
-                    let mut rest = String::new();
-                    let mut closed = false;
-                    for d in chars.by_ref() {
-                        if d == c {
-                            closed = true;
-                            break;
-                        }
-                        rest.push(d);
-                    }
-                    out.push(c);
-                    if closed {
-                        out.push('\u{2026}');
-                        out.push(c);
-                    } else {
-                        out.push_str(&rest);
-                    }
-                }
-                '0'..='9' => {
-                    out.push('#');
-                    while chars
-                        .peek()
-                        .is_some_and(|d| d.is_ascii_hexdigit() || matches!(d, 'x' | '.'))
-                    {
-                        chars.next();
-                    }
-                }
-                '/' | '\\' => {
-                    out.push('/');
-                    while chars
-                        .peek()
-                        .is_some_and(|d| !d.is_whitespace() && !matches!(d, ':' | ',' | ')'))
-                    {
-                        chars.next();
-                    }
-                }
-                _ => out.push(c),
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn template_of_same_as_naive() {
-        let parts = [
-            "a",
-            "Z",
-            " ",
-            "0",
-            "9",
-            "x",
-            ".",
-            "'",
-            "\"",
-            "`",
-            "/",
-            "\\",
-            ":",
-            ",",
-            ")",
-            "\u{a0}",
-            "\u{b}",
-            "\u{e9}",
-            "\u{4e2d}",
-            "warning: ",
-            "f",
-            "\t",
-        ];
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        for _ in 0..50_000 {
-            let mut key = String::new();
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            for _ in 0..(state % 12) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                key.push_str(parts[usize::try_from(state % parts.len() as u64).unwrap()]);
-            }
-            assert_eq!(template_of(&key), template_of_naive(&key), "{key:?}");
-        }
-    }
 
     fn kept(no: u64, text: &str) -> Kept {
         Kept {
@@ -412,37 +222,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn locations_are_not_part_of_a_variant() {
-        assert_eq!(variant_key("src/a.c:12:5: warning: x"), "warning: x");
-        assert_eq!(
-            variant_key("a.py:21: DeprecationWarning: y"),
-            "DeprecationWarning: y"
-        );
-        assert_eq!(variant_key("warning: no location"), "warning: no location");
-        assert_eq!(
-            variant_key("WARNING:linecheck:a.py: 3 lines"),
-            "WARNING:linecheck:a.py: 3 lines"
-        );
-    }
-
     fn template_of(key: &str) -> String {
-        let mut out = String::new();
-        super::template_of(key, &mut out);
-        out
-    }
-
-    #[test]
-    fn templates_blank_numbers_paths_and_names() {
-        assert_eq!(
-            template_of("conversion to 'char' from 'unsigned char' [-Wsign-conversion]"),
-            "conversion to '\u{2026}' from '\u{2026}' [-Wsign-conversion]"
-        );
-        assert_eq!(
-            template_of("x.py: 32 lines over 79 at 0x7f3a in /usr/lib/a.py"),
-            "x.py: # lines over # at # in /"
-        );
-        assert_eq!(template_of("unclosed 'quote"), "unclosed 'quote");
+        let mut scratch = Vec::new();
+        let text = template(key, text_hash(key.as_bytes()), &mut scratch).0;
+        String::from_utf8(text.to_vec()).expect("a template is UTF-8")
     }
 
     #[test]
@@ -462,26 +245,27 @@ mod tests {
         assert_eq!(d.count(a), 3);
     }
 
-    /// Counts against a plain tally: per template, its count, first and last line; per kept
-    /// variant (the first `MAX_VARIANTS` met), its count and first line. Many repeats, and more
-    /// variants than a template keeps, so that known variants are counted the short way.
-    #[test]
-    fn counts_match_a_plain_tally() {
+    /// Adds `texts` (line numbers from 1) and checks the counts against a plain tally: per
+    /// template (the first `MAX_TEMPLATES` met), its count, first and last line; per kept
+    /// variant (the first `MAX_VARIANTS` met), its count and first line; and the rest.
+    fn assert_counts_match_a_plain_tally(texts: impl Iterator<Item = String>) {
         let mut d = Dedup::default();
         let mut templates: Vec<(String, u64, u64, u64)> = Vec::new();
         let mut variants: Vec<(String, String, u64, u64)> = Vec::new();
-        let mut seed = 0x9e37_79b9_u32;
-        for no in 1..20_000u64 {
-            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            let (kind, var) = ((seed >> 16) % 3, (seed >> 20) % 13);
-            let text = format!("m{no}.c:{no}: warning: kind{kind} unused 'v{var}'");
+        let mut other = 0;
+        for (text, no) in texts.zip(1u64..) {
             d.add(kept(no, &text));
             let key = variant_key(&text).to_owned();
             let template = template_of(&key);
+            let full = templates.len() >= MAX_TEMPLATES;
             match templates.iter_mut().find(|t| t.0 == template) {
                 Some(t) => {
                     t.1 += 1;
                     t.3 = no;
+                }
+                None if full => {
+                    other += 1;
+                    continue;
                 }
                 None => templates.push((template.clone(), 1, no, no)),
             }
@@ -492,7 +276,7 @@ mod tests {
                 None => {}
             }
         }
-        assert_eq!(d.templates.len(), templates.len());
+        assert_eq!((d.templates.len(), d.other), (templates.len(), other));
         for (got, want) in d.templates.iter().zip(&templates) {
             assert_eq!(
                 (got.count, got.first_line, got.last_line),
@@ -504,6 +288,56 @@ mod tests {
                 assert_eq!((&g.key, g.count, g.example.no), (&w.1, w.2, w.3));
             }
         }
+    }
+
+    /// Many repeats, and more variants than a template keeps, so that known variants are
+    /// counted the short way.
+    #[test]
+    fn counts_match_a_plain_tally() {
+        let mut seed = 0x9e37_79b9_u32;
+        assert_counts_match_a_plain_tally((1..20_000u64).map(|no| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let (kind, var) = ((seed >> 16) % 3, (seed >> 20) % 13);
+            format!("m{no}.c:{no}: warning: kind{kind} unused 'v{var}'")
+        }));
+    }
+
+    /// Past the cap, templates in the table and out of it, with something blanked at their
+    /// start or not.
+    #[test]
+    fn counts_match_a_plain_tally_past_the_cap() {
+        let word = |n: u32| -> String {
+            (0..=n / 26)
+                .map(|k| char::from(b'a' + u8::try_from((n + k) % 26).unwrap()))
+                .collect()
+        };
+        let mut seed = 0x2545_f491_u32;
+        assert_counts_match_a_plain_tally((1..30_000u64).map(|no| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let (kind, a, b) = ((seed >> 8) % 4, (seed >> 12) % 400, (seed >> 22) % 5);
+            let (a, b) = (word(a), word(b));
+            match kind {
+                0 => format!("a.c:{no}: warning: {a} shadows '{b}'"),
+                1 => format!("w{a}"),
+                2 => format!("'{a}' {b}"),
+                _ => format!("note: {no} {a} {b}"),
+            }
+        }));
+    }
+
+    /// Two templates of one hash are still told apart: here the index is made to hold the
+    /// first one under the second's hash, as a collision would leave it.
+    #[test]
+    fn templates_of_one_hash_are_told_apart() {
+        let mut d = Dedup::default();
+        d.add(kept(1, "warning: first"));
+        d.index.insert(text_hash(b"warning: second"), 0);
+        assert_eq!(d.find("warning: second"), None);
+        assert_eq!(d.add(kept(2, "a.c:1: warning: second")), Some(1));
+        assert_eq!(d.add(kept(3, "warning: second")), Some(1));
+        assert_eq!(d.add(kept(4, "warning: first")), Some(0));
+        assert_eq!(d.find("warning: second"), Some(1));
+        assert_eq!((d.count(Some(0)), d.count(Some(1))), (2, 2));
     }
 
     #[test]
