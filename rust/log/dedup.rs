@@ -16,7 +16,7 @@ use std::collections::hash_map::Entry;
 use super::store::Kept;
 use crate::hash::FastHash;
 pub use template::variant_key;
-use template::{template, text_hash};
+use template::{head_hash, key_head_hash, template, text_hash};
 
 /// Templates tracked before the rest is counted as "other".
 const MAX_TEMPLATES: usize = 256;
@@ -48,6 +48,9 @@ const KNOWN_BYTES: usize = 1 << 20;
 /// (16 KiB) stays in the first-level cache: at 256 KiB, one slot read per new key missed it,
 /// and on a log whose every error is new that miss was half the time of counting it.
 const SEEN_SLOTS: usize = 1 << 12;
+/// Bits of [`Dedup`]'s sketch of the table's template heads: a power of two, sixteen for each
+/// template the table holds, so that few heads not in it find their bit set.
+const HEAD_BITS: usize = 1 << 12;
 
 #[derive(Debug, Default)]
 pub struct Dedup {
@@ -55,6 +58,10 @@ pub struct Dedup {
     index: HashMap<u64, usize, FastHash>,
     /// The text of each template, by index: what a look-up in `index` is checked against.
     texts: Vec<Box<[u8]>>,
+    /// A bit for the [`head_hash`] of each template in the table, by a few of its bits. Past
+    /// the cap, a line whose template's head has no bit set is counted as "other" from the
+    /// head alone, unread past it: on a log whose every warning is new, that is most of them.
+    heads: Vec<u64>,
     /// Variant keys met before, by their [`text_hash`], to the key, its template and its place
     /// among its variants (`None` when it had no room to keep them): a repeat is counted with
     /// one look-up, without working out its template. Keyed by the hash that the other
@@ -108,6 +115,14 @@ impl Dedup {
     /// cap), and the key of a new variant that the template has room to keep.
     fn tally(&mut self, text: &str, no: u64) -> Option<(usize, Option<String>)> {
         let key = variant_key(text);
+        if self.templates.len() >= MAX_TEMPLATES
+            && key_head_hash(key).is_some_and(|head| !self.may_hold(head))
+        {
+            // Neither the template nor, then, the key (`known` holds only keys of templates in
+            // the table) can be found.
+            self.other += 1;
+            return None;
+        }
         let hash = text_hash(key.as_bytes());
         if let Some((_, id, variant)) = self.known.get(&hash).filter(|k| *k.0 == *key) {
             let template = &mut self.templates[*id];
@@ -131,6 +146,7 @@ impl Dedup {
             let id = self.templates.len();
             self.index.entry(template_hash).or_insert(id);
             self.texts.push(text.into());
+            self.mark_head(head_hash(text));
             self.templates.push(Template {
                 count: 0,
                 first_line: no,
@@ -173,6 +189,28 @@ impl Dedup {
             // table is capped.
             self.texts.iter().position(|t| **t == *text)
         }
+    }
+
+    /// The bit of `heads` for the head hash `head`: its word and the bit in it.
+    fn head_bit(head: u64) -> (usize, u64) {
+        // The high bits, which the multiplying hash mixes best.
+        let bit = usize::try_from(head >> (64 - HEAD_BITS.trailing_zeros())).unwrap_or(0);
+        (bit / 64, 1 << (bit % 64))
+    }
+
+    /// Remembers that a template in the table has the head hash `head`.
+    fn mark_head(&mut self, head: u64) {
+        if self.heads.is_empty() {
+            self.heads = vec![0; HEAD_BITS / 64];
+        }
+        let (word, bit) = Self::head_bit(head);
+        self.heads[word] |= bit;
+    }
+
+    /// Whether a template in the table may have the head hash `head`.
+    fn may_hold(&self, head: u64) -> bool {
+        let (word, bit) = Self::head_bit(head);
+        self.heads.get(word).is_some_and(|w| w & bit != 0)
     }
 
     /// Whether the key of hash `hash` was probably met before (see `seen`); remembers it for
@@ -302,8 +340,8 @@ mod tests {
         }));
     }
 
-    /// Past the cap, templates in the table and out of it, with something blanked at their
-    /// start or not.
+    /// Past the cap, templates in the table and out of it, with heads of every kind: longer
+    /// than [`template::HEAD`] or not, with something blanked in them or not.
     #[test]
     fn counts_match_a_plain_tally_past_the_cap() {
         let word = |n: u32| -> String {

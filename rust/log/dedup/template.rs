@@ -6,7 +6,8 @@
 //! to blank (see [`specials`]), so the plain text between runs costs a few instructions a
 //! word instead of a table look-up a byte. A key with nothing to blank is its own template
 //! and is hashed once for both. Whatever runs outside ASCII (a path ending in a Unicode
-//! space) still goes a character at a time.
+//! space) still goes a character at a time. Past the table's cap, most new templates are told
+//! from those in the table by their first two words alone (see [`key_head_hash`]).
 
 use std::hash::Hasher;
 
@@ -76,6 +77,21 @@ pub fn text_hash(bytes: &[u8]) -> u64 {
     }
     hasher.write_usize(bytes.len());
     hasher.finish()
+}
+
+/// Bytes at the start of a template that [`head_hash`] covers: two words.
+pub const HEAD: usize = 16;
+
+/// The [`text_hash`] of the first [`HEAD`] bytes of `template` (all of it when shorter).
+pub fn head_hash(template: &[u8]) -> u64 {
+    text_hash(&template[..template.len().min(HEAD)])
+}
+
+/// The [`head_hash`] of the template of `key`, when that head is `key`'s own: nothing in it is
+/// blanked. Two words read, whatever the key's length.
+pub fn key_head_hash(key: &str) -> Option<u64> {
+    let head = &key.as_bytes()[..key.len().min(HEAD)];
+    (next_special(head, 0) == head.len()).then(|| text_hash(head))
 }
 
 /// The template of `key` (whose [`text_hash`] is `key_hash`) and its hash: `key` itself when
@@ -386,15 +402,22 @@ mod tests {
         }
     }
 
-    /// The hash that [`template`] takes a short cut to is that of the template's text.
+    /// The hashes that [`template`] and [`key_head_hash`] take short cuts to are those of the
+    /// template's text.
     #[test]
-    fn a_template_and_its_hash_are_its_texts() {
+    fn a_template_and_its_hashes_are_its_texts() {
         let mut scratch = Vec::new();
+        let mut heads = 0;
         for key in generated(&PARTS, 30, 20_000) {
             let (text, hash) = template(&key, text_hash(key.as_bytes()), &mut scratch);
             assert_eq!(text, template_of_naive(&key).as_bytes(), "{key:?}");
             assert_eq!(hash, text_hash(text), "{key:?}");
+            if let Some(head) = key_head_hash(&key) {
+                assert_eq!(head, head_hash(text), "{key:?}");
+                heads += 1;
+            }
         }
+        assert!(heads > 1000, "{heads} keys with a head of their own");
     }
 
     #[test]
