@@ -58,6 +58,8 @@ pub struct Dedup {
     index: HashMap<u64, usize, FastHash>,
     /// The text of each template, by index: what a look-up in `index` is checked against.
     texts: Vec<Box<[u8]>>,
+    /// The template the last line worked out was found or put at.
+    last: Option<usize>,
     /// A bit for the [`head_hash`] of each template in the table, by a few of its bits. Past
     /// the cap, a line whose template's head has no bit set is counted as "other" from the
     /// head alone, unread past it: on a log whose every warning is new, that is most of them.
@@ -134,8 +136,13 @@ impl Dedup {
             return Some((*id, None));
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        let (text, template_hash) = template(key, hash, &mut scratch);
-        let found = self.lookup(text, template_hash);
+        let built = template(key, &mut scratch);
+        let text = built.unwrap_or(key.as_bytes());
+        // Diagnostics in a row often share a template: the last one is tried before a hash.
+        let found = match self.last {
+            Some(id) if *self.texts[id] == *text => Some(id),
+            _ => self.lookup(text, built.map_or(hash, text_hash)),
+        };
         let id = if let Some(id) = found {
             id
         } else if self.templates.len() >= MAX_TEMPLATES {
@@ -144,7 +151,9 @@ impl Dedup {
             return None;
         } else {
             let id = self.templates.len();
-            self.index.entry(template_hash).or_insert(id);
+            self.index
+                .entry(built.map_or(hash, text_hash))
+                .or_insert(id);
             self.texts.push(text.into());
             self.mark_head(head_hash(text));
             self.templates.push(Template {
@@ -156,6 +165,7 @@ impl Dedup {
             id
         };
         self.scratch = scratch;
+        self.last = Some(id);
         let template = &mut self.templates[id];
         template.count += 1;
         template.last_line = no;
@@ -232,8 +242,8 @@ impl Dedup {
     pub fn find(&self, text: &str) -> Option<usize> {
         let key = variant_key(text);
         let mut scratch = Vec::new();
-        let (text, hash) = template(key, text_hash(key.as_bytes()), &mut scratch);
-        self.lookup(text, hash)
+        let text = template(key, &mut scratch).unwrap_or(key.as_bytes());
+        self.lookup(text, text_hash(text))
     }
 
     /// The count of the template `id` (0 for `None`).
@@ -262,7 +272,7 @@ mod tests {
 
     fn template_of(key: &str) -> String {
         let mut scratch = Vec::new();
-        let text = template(key, text_hash(key.as_bytes()), &mut scratch).0;
+        let text = template(key, &mut scratch).unwrap_or(key.as_bytes());
         String::from_utf8(text.to_vec()).expect("a template is UTF-8")
     }
 
