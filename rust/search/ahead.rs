@@ -5,13 +5,17 @@
 //! text. In a flood of rows of new files (one match in each of millions of files) the choice was
 //! half of the planner's work per row, on the thread that reads the blocks in order; here it
 //! runs ahead, on the engine's helper thread, and the planner takes a sure answer as found
-//! ([`super::line::sure_choice`]). Rows that go on with the path of the line before them are not
-//! judged: the planner reads those by their file, without the choice.
+//! ([`super::line::sure_choice`]), with the hashes its file table looks the path up by
+//! ([`SurePath`]). Rows that go on with the path of the line before them are not judged: the
+//! planner reads those by their file, without the choice. Most lines of a flood are judged from
+//! masks of their first 32 bytes ([`LineStart`]), which also tell where they end.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::path::{choose, readings};
+use super::masks::{FirstPlace, LineStart};
+use super::path::{choose, readings, sure_first_place};
+use super::table::{Hashed, dir_hash, dir_len, path_hash};
 use crate::sink::Lookahead;
 
 /// Finds, for every line of a block, the length of its path when [`choose`] is sure of it.
@@ -22,11 +26,33 @@ pub struct SurePaths {
     pub declined: Arc<AtomicBool>,
 }
 
-/// One entry per line that starts in the block, in order: the length of the line's sure path
-/// plus one, or 0 where the planner must read the line itself (no sure path, or not looked
-/// at). Empty when nothing was looked for. Paths are at most
-/// [`super::line::MAX_PATH_BYTES`] long, so a length fits.
-pub type Sure = Vec<u16>;
+/// What the look found of one line: its sure path, with the hashes the file table looks it up
+/// by ([`Hashed`]), packed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SurePath {
+    hash: u64,
+    dir_hash: u32,
+    /// The path's length plus one, or 0 where the planner must read the line itself (no sure
+    /// path, or not looked at). Paths are at most [`super::line::MAX_PATH_BYTES`] long, so a
+    /// length fits.
+    len: u16,
+    dir_len: u16,
+}
+
+impl SurePath {
+    /// The entry of `path`, whose directory is its first `dir_len` bytes.
+    fn new(path: &str, dir_len: usize) -> Option<Self> {
+        Some(SurePath {
+            hash: path_hash(path),
+            dir_hash: dir_hash(&path[..dir_len]),
+            len: u16::try_from(path.len() + 1).ok()?,
+            dir_len: u16::try_from(dir_len).ok()?,
+        })
+    }
+}
+
+/// One entry per line that starts in the block, in order. Empty when nothing was looked for.
+pub type Sure = Vec<SurePath>;
 
 impl Lookahead for SurePaths {
     type Found = Sure;
@@ -35,43 +61,67 @@ impl Lookahead for SurePaths {
         if self.declined.load(Ordering::Relaxed) {
             return Vec::new();
         }
+        let bytes = text.as_bytes();
         let mut found = Vec::new();
         let mut previous: &[u8] = &[];
         let mut start = 0;
-        // A search per line through `str::split` cost more than judging the line.
-        let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]);
-        for end in ends {
+        loop {
+            // The line's first 32 bytes as masks tell where most lines of a flood end and what
+            // their path is, for less than a search for the `'\n'` costs.
+            let window = bytes
+                .get(start..start + 32)
+                .and_then(|window| LineStart::of(window.try_into().ok()?));
+            let end = match window.and_then(|w| w.line_len()) {
+                Some(len) => start + len,
+                None => memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i),
+            };
             let line = &text[start..end];
-            start = end + 1;
-            let bytes = line.as_bytes();
-            let goes_on = bytes.len() > previous.len()
-                && bytes.starts_with(previous)
-                && matches!(bytes[previous.len()], b':' | b'-');
+            let line_bytes = line.as_bytes();
+            let goes_on = line_bytes.len() > previous.len()
+                && matches!(line_bytes[previous.len()], b':' | b'-')
+                && line_bytes.starts_with(previous);
             if !previous.is_empty() && goes_on {
-                found.push(0);
-                continue;
+                found.push(SurePath::default());
+            } else {
+                let sure = match window.map_or(FirstPlace::Unseen, |w| w.first_place(line)) {
+                    FirstPlace::Sure(len, dir_len) => Some((len, dir_len)),
+                    // Only the choice among all the places can be sure of a later one.
+                    FirstPlace::NotSure => sure_choice_of(line),
+                    FirstPlace::Unseen => sure_first_place(line).or_else(|| sure_choice_of(line)),
+                };
+                debug_assert_eq!(sure, sure_choice_of(line), "{line:?}");
+                previous = sure.map_or(&[], |(len, _)| &line_bytes[..len]);
+                found.push(
+                    sure.and_then(|(len, dir_len)| SurePath::new(&line[..len], dir_len))
+                        .unwrap_or_default(),
+                );
             }
-            let sure = choose(readings(line))
-                .filter(|choice| choice.best.certain)
-                .map(|choice| choice.best.path_len);
-            previous = sure.map_or(&[], |len| &bytes[..len]);
-            found.push(
-                sure.and_then(|len| u16::try_from(len + 1).ok())
-                    .unwrap_or(0),
-            );
+            if end == bytes.len() {
+                return found;
+            }
+            start = end + 1;
         }
-        found
     }
 }
 
-/// The sure path's length of line `index` of the block, if the look found one.
+/// The length of the path [`choose`] is sure of in `line`, and of its directory.
+fn sure_choice_of(line: &str) -> Option<(usize, usize)> {
+    let choice = choose(readings(line)).filter(|choice| choice.best.certain)?;
+    let len = choice.best.path_len;
+    Some((len, dir_len(&line[..len])))
+}
+
+/// The sure path's length of line `index` of the block and its hashes, if the look found one.
 #[must_use]
-pub fn sure_path(found: &[u16], index: u64) -> Option<usize> {
+pub fn sure_path(found: &[SurePath], index: u64) -> Option<(usize, Hashed)> {
     let at = usize::try_from(index).ok()?;
-    found
-        .get(at)
-        .filter(|&&n| n > 0)
-        .map(|&n| usize::from(n) - 1)
+    let sure = found.get(at).filter(|s| s.len > 0)?;
+    let hashed = Hashed {
+        hash: sure.hash,
+        dir_len: usize::from(sure.dir_len),
+        dir_hash: sure.dir_hash,
+    };
+    Some((usize::from(sure.len) - 1, hashed))
 }
 
 #[cfg(test)]
@@ -93,9 +143,18 @@ mod tests {
                 assert_eq!(sure, None);
                 continue;
             }
-            assert_eq!(sure, choice.map(|c| c.best.path_len), "{line:?}");
-            if let Some(len) = sure {
+            assert_eq!(
+                sure.map(|s| s.0),
+                choice.map(|c| c.best.path_len),
+                "{line:?}"
+            );
+            if let Some((len, hashed)) = sure {
                 assert_eq!(sure_choice(line.as_bytes(), len), choice, "{line:?}");
+                let path = &line[..len];
+                let dir = dir_len(path);
+                assert_eq!(hashed.hash, path_hash(path), "{line:?}");
+                assert_eq!(hashed.dir_len, dir, "{line:?}");
+                assert_eq!(hashed.dir_hash, dir_hash(&path[..dir]), "{line:?}");
             }
         }
     }

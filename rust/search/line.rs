@@ -219,28 +219,27 @@ pub fn continued_reading(held: &str, next: &str) -> Option<Continued> {
 /// Severities that open a compiler's or linter's message (GNU's `file:line: severity: text`).
 const SEVERITIES: [&[u8]; 5] = [b"error", b"warning", b"note", b"info", b"fatal error"];
 
-/// Whether a match row's text (`NN:text` or `NN:CC:text`, from the line number on) is a
-/// compiler or linter diagnostic: after the line number and an optional column, at most one
-/// space, then a severity (any case) and a colon, as in `12: error: ...` (mypy) or
-/// `12:5: warning: ...` (gcc, clang). Matched source lines are indented or start with code, so
-/// a real search result rarely reads like this; a whole output of them is a build log.
-#[must_use]
-pub fn is_diagnostic(row_text: &[u8]) -> bool {
-    after_number(row_text).is_some_and(is_diagnostic_after_number)
-}
-
-/// [`is_diagnostic`] for the text after a match row's `NN:`, for callers that parsed it.
+/// Whether a match row's text after its `NN:` (`text` or `CC:text`) is a compiler or linter
+/// diagnostic: after an optional column, at most one space, then a severity (any case) and a
+/// colon, as in `12: error: ...` (mypy) or `12:5: warning: ...` (gcc, clang). Matched source
+/// lines are indented or start with code, so a real search result rarely reads like this; a
+/// whole output of them is a build log.
 #[must_use]
 pub fn is_diagnostic_after_number(mut rest: &[u8]) -> bool {
+    // Most matched lines start with indentation or code: one byte rules them out, before a
+    // column or a space and after.
+    let severity_start = |b: &u8| matches!(b | 0x20, b'e' | b'w' | b'n' | b'i' | b'f');
+    if !rest
+        .first()
+        .is_some_and(|b| b.is_ascii_digit() || *b == b' ' || severity_start(b))
+    {
+        return false;
+    }
     if let Some(after_column) = after_number(rest) {
         rest = after_column;
     }
     let rest = rest.strip_prefix(b" ").unwrap_or(rest);
-    // Most matched lines start with indentation or code: one byte rules them out.
-    if !rest
-        .first()
-        .is_some_and(|b| matches!(b | 0x20, b'e' | b'w' | b'n' | b'i' | b'f'))
-    {
+    if !rest.first().is_some_and(severity_start) {
         return false;
     }
     SEVERITIES.iter().any(|severity| {
@@ -387,6 +386,11 @@ mod tests {
         assert!(!looks_like_heading("Summary of results"));
         assert!(!looks_like_heading("ERROR"));
         assert!(!looks_like_heading("note:"));
+    }
+
+    /// Whether a match row's text from its line number on is a diagnostic.
+    fn is_diagnostic(row_text: &[u8]) -> bool {
+        after_number(row_text).is_some_and(is_diagnostic_after_number)
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 mod ahead;
 pub mod line;
+mod masks;
 mod path;
 pub mod plan;
 mod rollup;
@@ -23,11 +24,11 @@ use crate::sink::{Block, Sink};
 use crate::text::char_count;
 use ahead::{Sure, SurePaths, sure_path};
 use line::{
-    Continued, Previous, RowParse, continued_reading, is_diagnostic, is_diagnostic_after_number,
-    looks_like_heading, parse_bare_row, parse_path_row,
+    Continued, Previous, RowParse, continued_reading, is_diagnostic_after_number,
+    looks_like_heading, parse_bare_row, parse_path_row, row_after,
 };
 use path::Choice;
-use table::{FileTable, Other, Row, SPILLED, shown_part};
+use table::{FileTable, Hashed, Other, Row, SPILLED, shown_part};
 
 /// Lines that must parse as search output before the planner believes it.
 pub const MIN_SEARCH_LINES: u64 = 20;
@@ -107,7 +108,8 @@ pub struct SearchPlanner {
     search_lines: u64,
     /// Non-empty lines, `--` separators not included (they are neither prose nor rows).
     nonempty_lines: u64,
-    /// Match rows whose text is a compiler or linter diagnostic ([`line::is_diagnostic`]).
+    /// Match rows whose text is a compiler or linter diagnostic
+    /// ([`line::is_diagnostic_after_number`]).
     diagnostic_rows: u64,
     /// What the first [`DECIDE_AFTER`] non-empty lines said.
     prefix: Prefix,
@@ -190,66 +192,111 @@ impl SearchPlanner {
         }
     }
 
-    /// Counts the run of rows that `lines` go on with and that belong to a file which keeps no
+    /// Counts the run of rows that `lines` go on with and that belong to files which keep no
     /// more rows (the bulk of a flood) without the general parse: each row needs only a compare
-    /// of the known path, its line number, and the next `'\n'`. Handles exactly the lines
-    /// [`Self::line`] would have counted the same way, walks `lines` past them, and returns how
-    /// many there were.
-    fn count_run(&mut self, lines: &mut Lines<'_>) -> u64 {
+    /// of the known path, its line number, and the next `'\n'`; a row of another file, only
+    /// its path as the look-ahead found it (`sure`, of the block whose first line is number
+    /// `first`) and a look-up of that path by the hashes found with it. Handles exactly the
+    /// lines [`Self::line`] would have counted the same way, and walks `lines` past them (and
+    /// past a row of a new file that keeps rows, read as [`Self::line`] reads it). Returns
+    /// whether the line after them is known not to continue the last row's file: it was
+    /// compared with its path, which [`Self::line`] then need not do again.
+    fn count_run(&mut self, lines: &mut Lines<'_>, sure: &Sure, first: u64) -> bool {
         if self.prefix != Prefix::SearchShaped
             || self.fold_possible
             || self.held.is_some()
             || !self.run.is_empty()
             || !matches!(self.open, OpenLine::Dropped)
         {
-            return 0;
+            return false;
         }
-        let (file, bare) = match (self.heading, self.last) {
+        let (mut file, bare) = match (self.heading, self.last) {
             (Some(f), _) => (f, true),
             (None, Some(last)) => (last.file, false),
-            (None, None) => return 0,
+            (None, None) => return false,
         };
         if !self.table.counts_only(file) {
-            return 0;
+            return false;
         }
-        let mut previous = Previous {
-            path: if bare {
-                ""
-            } else {
-                &self.table.entry(file).path
-            },
-            line_no: self.last.map_or(0, |last| last.line_no),
-            separated: self.last.is_some_and(|last| last.separated),
-        };
+        let mut line_no = self.last.map_or(0, |last| last.line_no);
+        let mut separated = self.last.is_some_and(|last| last.separated);
+        // Rows and matches of `file` not yet counted in the table, and of the whole run.
+        let (mut file_rows, mut file_matches) = (0u64, 0u64);
         let (mut rows, mut matches, mut diagnostics) = (0u64, 0u64, 0u64);
+        let mut new_file = false;
         loop {
             // The parse reads on from the row's start, as far as it needs.
             let rest = lines.text().as_bytes();
             let row = if bare {
                 parse_bare_row(rest)
             } else {
-                previous.row_of(rest)
+                let path = &self.table.entry(file).path;
+                Previous {
+                    path,
+                    line_no,
+                    separated,
+                }
+                .row_of(rest)
             };
-            let Some(row) = row else {
-                break;
+            let (row, other_file) = match row {
+                Some(row) => (row, None),
+                None if bare => break,
+                None => {
+                    new_file = true;
+                    let Some((len, hashed)) = sure_path(sure, lines.no() - first) else {
+                        break;
+                    };
+                    // A sure path is followed by its row.
+                    let Some(row) = row_after(rest, len) else {
+                        break;
+                    };
+                    (row, Some((len, hashed)))
+                }
             };
             let Some(line) = lines.next_if(|l| l.terminated) else {
                 break;
             };
+            if let Some((len, hashed)) = other_file {
+                new_file = false;
+                self.table
+                    .count_rows(file, file_matches, file_rows - file_matches);
+                (file_rows, file_matches) = (0, 0);
+                // The fold is out of reach, so a new file grows nothing.
+                let next = self.table.file(&line.text[..len], Some(hashed));
+                if !self.table.counts_only(next) {
+                    self.end_run(file, line_no, rows, matches, diagnostics);
+                    self.nonempty_lines += 1;
+                    self.after_blank = false;
+                    self.row(next, line.text, row, line.no, true, false);
+                    return false;
+                }
+                file = next;
+            }
             // `text_start <= line.text.len()`: the digits and their separator are not `'\n'`.
+            file_rows += 1;
             rows += 1;
             if row.is_match {
+                file_matches += 1;
                 matches += 1;
                 let text = &line.text.as_bytes()[row.text_start..];
                 diagnostics += u64::from(is_diagnostic_after_number(text));
             }
-            previous.line_no = row.line_no;
-            previous.separated = false;
+            line_no = row.line_no;
+            separated = false;
         }
+        self.table
+            .count_rows(file, file_matches, file_rows - file_matches);
+        self.end_run(file, line_no, rows, matches, diagnostics);
+        new_file
+    }
+
+    /// Counts a run of `rows` rows, `matches` of them matches, whose last was line `line_no`
+    /// of `file` (the table counted them already).
+    fn end_run(&mut self, file: usize, line_no: u64, rows: u64, matches: u64, diagnostics: u64) {
         if rows > 0 {
             self.last = Some(LastRow {
                 file,
-                line_no: previous.line_no,
+                line_no,
                 separated: false,
             });
             self.search_lines += rows;
@@ -257,9 +304,7 @@ impl SearchPlanner {
             self.diagnostic_rows += diagnostics;
             self.context_mode |= rows > matches;
             self.after_blank = false;
-            self.table.count_rows(file, matches, rows - matches);
         }
-        rows
     }
 
     /// Reads the line still held; call once the input has ended.
@@ -280,14 +325,16 @@ impl SearchPlanner {
     }
 
     /// One whole line, or the first piece of a long one (`open`), without its `'\n'`; `sure`:
-    /// the length of its sure path, if the look-ahead found one.
+    /// the length of its sure path and the path's hashes, if the look-ahead found one;
+    /// `new_file`: it is known not to continue the last row's file ([`Self::count_run`]).
     fn line(
         &mut self,
         line: &str,
         input_line: u64,
         terminated: bool,
         open: bool,
-        sure: Option<usize>,
+        sure: Option<(usize, Hashed)>,
+        new_file: bool,
     ) {
         self.open = OpenLine::Dropped;
         let bare = line.strip_suffix('\r').unwrap_or(line);
@@ -318,7 +365,7 @@ impl SearchPlanner {
                         self.search_lines += 1;
                         self.grow_fold(char_count(&held.text) + 2);
                         let path = held.text.strip_suffix('\r').unwrap_or(&held.text);
-                        let file = self.table.file(path);
+                        let file = self.table.file(path, None);
                         self.heading = Some(file);
                         self.row(file, line, row, input_line, terminated, open);
                         return;
@@ -328,15 +375,18 @@ impl SearchPlanner {
             }
         }
         self.release(Some(line));
-        if let Some(choice) = parse_path_row(line, self.previous(), sure) {
+        let previous = if new_file { None } else { self.previous() };
+        if let Some(choice) = parse_path_row(line, previous, sure.map(|s| s.0)) {
             if choice.best.certain {
                 self.settle_run(false);
-                self.path_row(line, choice.best, input_line, terminated, open);
+                // The hashes are of the sure path, which the row need not have.
+                let hashed = sure.filter(|s| s.0 == choice.best.path_len).map(|s| s.1);
+                self.path_row(line, choice.best, input_line, terminated, open, hashed);
             } else if open {
                 // A line in pieces cannot wait for the next one.
                 self.settle_run(false);
                 let row = choice.alone(false).unwrap_or(choice.best);
-                self.path_row(line, row, input_line, terminated, open);
+                self.path_row(line, row, input_line, terminated, open, None);
             } else {
                 // After a blank line, `lib/a-1-b/Makefile` may be a heading, not a row of `lib/a`.
                 let may_be_heading =
@@ -437,13 +487,25 @@ impl SearchPlanner {
         // `next` is a match of the run's file, or the held reading is a match: no run waits.
         self.settle_run(same_file);
         let Continued { row, .. } = continued;
-        self.path_row(&held.text, row, held.input_line, held.terminated, false);
+        self.held_row(&held, row);
+    }
+
+    /// Reads a held line as the path row `row`.
+    fn held_row(&mut self, held: &Held, row: RowParse) {
+        self.path_row(
+            &held.text,
+            row,
+            held.input_line,
+            held.terminated,
+            false,
+            None,
+        );
     }
 
     /// Reads a held line that no line after it decides ([`Choice::alone`]).
     fn read_alone(&mut self, held: &Held) {
         match held.choice.and_then(|c| c.alone(held.may_be_heading)) {
-            Some(row) => self.path_row(&held.text, row, held.input_line, held.terminated, false),
+            Some(row) => self.held_row(held, row),
             None => {
                 self.other(
                     &held.text,
@@ -464,7 +526,7 @@ impl SearchPlanner {
         self.run_bytes = 0;
         for Unproven { held, row } in std::mem::take(&mut self.run) {
             if proven {
-                self.path_row(&held.text, row, held.input_line, held.terminated, false);
+                self.held_row(&held, row);
             } else {
                 self.read_alone(&held);
             }
@@ -496,7 +558,8 @@ impl SearchPlanner {
         self.table.other(other, self.fold_possible)
     }
 
-    /// A `path:NN:text` or `path-NN-text` row.
+    /// A `path:NN:text` or `path-NN-text` row; `hashed`: its path's hashes, when the
+    /// look-ahead found them.
     fn path_row(
         &mut self,
         line: &str,
@@ -504,6 +567,7 @@ impl SearchPlanner {
         input_line: u64,
         terminated: bool,
         open: bool,
+        hashed: Option<Hashed>,
     ) {
         self.heading = None;
         let path = &line[..row.path_len];
@@ -511,7 +575,7 @@ impl SearchPlanner {
             Some(last) if row.is_current => last.file,
             _ => {
                 let known = self.table.file_count();
-                let i = self.table.file(path);
+                let i = self.table.file(path, hashed);
                 if self.table.file_count() > known {
                     self.grow_fold(2);
                 }
@@ -537,7 +601,7 @@ impl SearchPlanner {
             separated: false,
         });
         self.context_mode |= !row.is_match;
-        if row.is_match && is_diagnostic(&line.as_bytes()[row.row_start..]) {
+        if row.is_match && is_diagnostic_after_number(&line.as_bytes()[row.text_start..]) {
             self.diagnostic_rows += 1;
         }
         self.table.count_row(file, row.is_match);
@@ -639,14 +703,21 @@ impl Sink for SearchPlanner {
         }
         let first = lines.no();
         while self.prefix != Prefix::Declined {
-            if self.count_run(&mut lines) > 0 {
-                continue;
-            }
+            // After a run, the next line continues no file that keeps no rows: a second run
+            // would be empty.
+            let new_file = self.count_run(&mut lines, &sure, first);
             let Some(line) = lines.next() else {
                 break;
             };
             let sure = sure_path(&sure, line.no - first);
-            self.line(line.text, line.no, line.terminated, line.open, sure);
+            self.line(
+                line.text,
+                line.no,
+                line.terminated,
+                line.open,
+                sure,
+                new_file,
+            );
             if self.prefix == Prefix::Reading && self.nonempty_lines >= DECIDE_AFTER {
                 self.decide();
             }

@@ -18,7 +18,7 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
 use crate::hash::FastHash;
 
@@ -77,6 +77,8 @@ pub struct Other {
 #[derive(Debug, Clone)]
 pub struct FileEntry {
     pub path: String,
+    /// Characters of `path`; 0 for the file past the cap being counted, which keeps no rows
+    /// (what it is for) and is counted in a flood at every row.
     pub path_chars: u64,
     /// Matching lines (context lines are not matches).
     pub matches: u64,
@@ -109,6 +111,9 @@ pub struct FileTable {
     /// files asks `index` about each one, and its look-ups (a table of thousands of paths,
     /// missing the cache) were most of the time a row took.
     listed: Vec<u64>,
+    /// What a hash is shifted right by to give its bit in `listed`: its high bits, which the
+    /// multiplying hash mixes best.
+    listed_shift: u32,
     pub others: Vec<Other>,
     pub other_lines: u64,
     pub matches: u64,
@@ -119,11 +124,13 @@ pub struct FileTable {
     max_files: usize,
     /// Files past the cap, by directory in first-seen order, at most `max_files` of them.
     pub dirs: Vec<DirTotals>,
-    /// Looks a directory up in `dirs`; never iterated.
     /// Where the files of a directory past the cap are counted: its slot in `dirs`, or, once
     /// `dirs` is full, the slot [`FileTable::unlisted_slot`] found, kept for up to `max_files`
-    /// more directories to spare the search. Never iterated.
-    dir_index: HashMap<String, Slot, FastHash>,
+    /// more directories to spare the search. Looked up by [`dir_hash`], which the look-ahead
+    /// mostly found already: the first of `dir_keys` with that hash. Never iterated.
+    dir_index: HashMap<u32, usize, BuildHasherDefault<Spread>>,
+    /// The directories in `dir_index`, each chained to the one it displaced under its hash.
+    dir_keys: Vec<DirKey>,
     /// Files past the cap whose directory found no room in `dirs`, counted in the deepest
     /// directory of their path that the roll-up shows anyway ([`FileTable::deepest_known`]),
     /// which need not be theirs: `dir` is that directory, `files` those in it or below it.
@@ -134,12 +141,91 @@ pub struct FileTable {
     pub other_dirs: (u64, u64),
     /// Files past the cap, in `dirs`, `unlisted` or `other_dirs`.
     pub spilled_files: u64,
-    /// The file past the cap being counted (its entry holds no rows), and where.
-    spill: Option<(FileEntry, Slot)>,
+    /// The file past the cap being counted (its entry holds no rows).
+    spill: Option<Spill>,
     /// The paths the roll-up builds its directories from (files with entries, directories
     /// with totals), sorted, each after its [`sort_key`]; filled when `dirs` is full, after
     /// which neither changes.
     known: Vec<(u128, Known)>,
+}
+
+/// The file past the cap being counted.
+#[derive(Debug)]
+struct Spill {
+    /// Its path (compared with the next rows'), and no rows.
+    entry: FileEntry,
+    /// [`path_hash`] of its path.
+    hash: u64,
+    /// Where it is counted.
+    slot: Slot,
+}
+
+/// A directory of `dir_index`.
+#[derive(Debug)]
+struct DirKey {
+    dir: String,
+    slot: Slot,
+    /// The directory that had the same hash before, if any.
+    next: Option<usize>,
+}
+
+/// The hasher of `dir_index`, whose keys are hashes already: it spreads their 32 bits over the
+/// 64 the map reads (its slot from the low bits, its tag from the high ones).
+#[derive(Debug, Default)]
+pub struct Spread(u64);
+
+/// An odd constant of well-mixed bits (the golden ratio's).
+const SPREAD: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl Hasher for Spread {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u32` keys come here; other bytes would be folded in all the same.
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(SPREAD);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(SPREAD);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A path's hashes, found on the look-ahead core ([`super::ahead`]) for most rows of a flood,
+/// so that a look-up costs the thread that reads the rows in order only its probes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hashed {
+    /// [`path_hash`] of the path.
+    pub hash: u64,
+    /// Bytes of its directory ([`dir_len`]).
+    pub dir_len: usize,
+    /// [`dir_hash`] of its directory.
+    pub dir_hash: u32,
+}
+
+/// The hash by which the table knows a path.
+#[must_use]
+pub fn path_hash(path: &str) -> u64 {
+    FastHash::default().hash_one(path)
+}
+
+/// The hash by which the table knows a directory: the high half of [`FastHash`]'s, which the
+/// multiplying hash mixes best.
+#[must_use]
+pub fn dir_hash(dir: &str) -> u32 {
+    #[allow(clippy::cast_possible_truncation, reason = "the high 32 bits")]
+    let high = (FastHash::default().hash_one(dir) >> 32) as u32;
+    high
+}
+
+/// Bytes of `path`'s directory, with its trailing separator (0 for a path without one): files
+/// past the cap are counted by it.
+#[must_use]
+pub fn dir_len(path: &str) -> usize {
+    memchr::memrchr2(b'/', b'\\', path.as_bytes()).map_or(0, |i| i + 1)
 }
 
 /// Where a file past the cap is counted.
@@ -180,35 +266,49 @@ impl FileTable {
     #[must_use]
     pub fn entry(&self, i: usize) -> &FileEntry {
         match (&self.spill, i) {
-            (Some((spill, _)), SPILLED) => spill,
+            (Some(spill), SPILLED) => &spill.entry,
             _ => &self.files[i],
         }
     }
 
     fn entry_mut(&mut self, i: usize) -> &mut FileEntry {
         match (&mut self.spill, i) {
-            (Some((spill, _)), SPILLED) => spill,
+            (Some(spill), SPILLED) => &mut spill.entry,
             _ => &mut self.files[i],
         }
     }
 
     /// The index of `path`'s entry, added at the end when new; past the cap, [`SPILLED`], the
     /// file counted in its directory's aggregate (as a new file unless it is the one already
-    /// being counted).
-    pub fn file(&mut self, path: &str) -> usize {
-        let full = self.files.len() >= self.max_files;
+    /// being counted). `hashed`: its hashes, when the look-ahead found them.
+    pub fn file(&mut self, path: &str, hashed: Option<Hashed>) -> usize {
+        if self.files.len() < self.max_files {
+            if let Some(&i) = self.index.get(path) {
+                return i;
+            }
+            let hash = hashed.map_or_else(|| path_hash(path), |h| h.hash);
+            return self.add_file(path, hash);
+        }
+        let hash = hashed.map_or_else(|| path_hash(path), |h| h.hash);
         // Only a full table gains from the bits: before, a new path is inserted anyway.
-        if !full || self.maybe_listed(path) {
+        if self.maybe_listed(hash) {
             if let Some(&i) = self.index.get(path) {
                 return i;
             }
         }
-        if full {
-            if !matches!(&self.spill, Some((f, _)) if f.path == path) {
-                self.spill_file(path);
-            }
-            return SPILLED;
+        if !matches!(&self.spill, Some(s) if s.hash == hash && s.entry.path == path) {
+            let (dir_len, dir_hash) = if let Some(h) = hashed {
+                (h.dir_len, h.dir_hash)
+            } else {
+                let len = dir_len(path);
+                (len, dir_hash(&path[..len]))
+            };
+            self.spill_file(path, hash, dir_len, dir_hash);
         }
+        SPILLED
+    }
+
+    fn add_file(&mut self, path: &str, hash: u64) -> usize {
         let i = self.files.len();
         self.files.push(FileEntry {
             path: path.to_owned(),
@@ -220,45 +320,48 @@ impl FileTable {
             sealed: i >= self.row_files,
         });
         self.index.insert(path.to_owned(), i);
-        self.list(path);
-        i
-    }
-
-    /// The bit of `listed` that stands for `path`: its word and its mask.
-    fn listed_bit(&mut self, path: &str) -> (usize, u64) {
         if self.listed.is_empty() {
             // At least eight bits per entry, so that few paths share one.
             let bits = (self.max_files.max(1) * 8).next_power_of_two().max(64);
             self.listed = vec![0; bits / 64];
+            self.listed_shift = 64 - bits.trailing_zeros();
         }
-        let bits = self.listed.len() * 64;
-        let hash = FastHash::default().hash_one(path);
-        // The high bits, which the multiplying hash mixes best.
-        let bit = usize::try_from(hash >> (64 - bits.trailing_zeros())).unwrap_or(0);
+        let (word, mask) = self.listed_bit(hash);
+        self.listed[word] |= mask;
+        i
+    }
+
+    /// The bit of `listed` that stands for a path of [`path_hash`] `hash`: its word and mask.
+    fn listed_bit(&self, hash: u64) -> (usize, u64) {
+        let bit = usize::try_from(hash >> self.listed_shift).unwrap_or(usize::MAX);
         (bit / 64, 1 << (bit % 64))
     }
 
-    fn list(&mut self, path: &str) {
-        let (word, mask) = self.listed_bit(path);
-        self.listed[word] |= mask;
+    /// False when the path of [`path_hash`] `hash` surely has no entry.
+    fn maybe_listed(&self, hash: u64) -> bool {
+        let (word, mask) = self.listed_bit(hash);
+        self.listed.get(word).is_some_and(|w| w & mask != 0)
     }
 
-    /// False when `path` surely has no entry.
-    fn maybe_listed(&mut self, path: &str) -> bool {
-        let (word, mask) = self.listed_bit(path);
-        self.listed[word] & mask != 0
+    /// Where the files of `dir` past the cap are counted, if `dir_index` knows.
+    fn dir_slot(&self, dir: &str, hash: u32) -> Option<Slot> {
+        let mut at = self.dir_index.get(&hash).copied();
+        while let Some(k) = at {
+            let key = &self.dir_keys[k];
+            if key.dir == dir {
+                return Some(key.slot);
+            }
+            at = key.next;
+        }
+        None
     }
 
-    /// Starts counting a new file past the cap, in its directory's aggregate.
-    fn spill_file(&mut self, path: &str) {
+    /// Starts counting a new file past the cap, in the aggregate of its directory, the first
+    /// `dir_len` bytes of `path` (hashed `dir_hash`).
+    fn spill_file(&mut self, path: &str, hash: u64, dir_len: usize, dir_hash: u32) {
         self.spilled_files += 1;
-        let cut = path
-            .as_bytes()
-            .iter()
-            .rposition(|&b| b == b'/' || b == b'\\')
-            .map_or(0, |i| i + 1);
-        let dir = &path[..cut];
-        let slot = self.dir_index.get(dir).copied().unwrap_or_else(|| {
+        let dir = &path[..dir_len];
+        let slot = self.dir_slot(dir, dir_hash).unwrap_or_else(|| {
             let slot = if self.dirs.len() < self.max_files {
                 self.dirs.push(DirTotals {
                     dir: dir.to_owned(),
@@ -268,8 +371,13 @@ impl FileTable {
             } else {
                 self.unlisted_slot(dir)
             };
-            if self.dir_index.len() < 2 * self.max_files {
-                self.dir_index.insert(dir.to_owned(), slot);
+            if self.dir_keys.len() < 2 * self.max_files {
+                let next = self.dir_index.insert(dir_hash, self.dir_keys.len());
+                self.dir_keys.push(DirKey {
+                    dir: dir.to_owned(),
+                    slot,
+                    next,
+                });
             }
             slot
         });
@@ -279,25 +387,24 @@ impl FileTable {
             Slot::OtherDirs => self.other_dirs.0 += 1,
         }
         // The entry is reused: its path is what the next rows are compared with.
-        let (mut entry, _) = self.spill.take().unwrap_or_else(|| {
-            (
-                FileEntry {
-                    path: String::new(),
-                    path_chars: 0,
-                    matches: 0,
-                    rows: Vec::new(),
-                    kept_matches: 0,
-                    truncated: true,
-                    sealed: true,
-                },
-                Slot::OtherDirs,
-            )
+        let spill = self.spill.get_or_insert_with(|| Spill {
+            entry: FileEntry {
+                path: String::new(),
+                path_chars: 0,
+                matches: 0,
+                rows: Vec::new(),
+                kept_matches: 0,
+                truncated: true,
+                sealed: true,
+            },
+            hash,
+            slot,
         });
-        entry.path.clear();
-        entry.path.push_str(path);
-        entry.path_chars = char_count(path);
-        entry.matches = 0;
-        self.spill = Some((entry, slot));
+        spill.entry.path.clear();
+        spill.entry.path.push_str(path);
+        spill.entry.matches = 0;
+        spill.hash = hash;
+        spill.slot = slot;
     }
 
     /// Counts a row of file `i`.
@@ -385,9 +492,9 @@ impl FileTable {
     pub fn count_rows(&mut self, i: usize, matches: u64, context: u64) {
         self.entry_mut(i).matches += matches;
         if i == SPILLED {
-            match self.spill {
-                Some((_, Slot::Dir(d))) => self.dirs[d].matches += matches,
-                Some((_, Slot::Unlisted(u))) => self.unlisted[u].matches += matches,
+            match self.spill.as_ref().map(|s| s.slot) {
+                Some(Slot::Dir(d)) => self.dirs[d].matches += matches,
+                Some(Slot::Unlisted(u)) => self.unlisted[u].matches += matches,
                 _ => self.other_dirs.1 += matches,
             }
         }
