@@ -5,29 +5,32 @@
 //! single pass, sorts every line into match rows, context rows, headings, separators and other
 //! lines ([`line`]), and keeps a bounded per-file table ([`table`]). At `finish` it declines
 //! unless the output is clearly search-shaped ([`SearchPlanner::is_search_shaped`]); otherwise
-//! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts.
+//! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts. A line
+//! whose reading waits for the next one is held (`held.rs`); the bulk of a flood is counted by
+//! a walk that skips the general parse (`run.rs`).
 
 mod ahead;
+mod held;
 pub mod line;
 mod masks;
 mod path;
 pub mod plan;
 mod rollup;
+mod run;
 pub mod table;
 
 use std::sync::atomic::Ordering;
 
-use crate::lines::Lines;
 use crate::plan::Plan;
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
 use ahead::{Sure, SurePaths, sure_path};
+use held::{Held, Unproven};
 use line::{
-    Continued, Previous, RowParse, continued_reading, is_diagnostic_after_number,
-    looks_like_heading, parse_bare_row, parse_path_row, row_after,
+    Previous, RowParse, is_diagnostic_after_number, looks_like_heading, parse_bare_row,
+    parse_path_row,
 };
-use path::Choice;
 use table::{FileTable, Hashed, Other, Row, SPILLED, shown_part};
 
 /// Lines that must parse as search output before the planner believes it.
@@ -52,35 +55,6 @@ enum OpenLine {
     },
     Other(usize),
 }
-
-/// A whole line whose reading the line after it decides: a row whose path is not sure
-/// (`a-1-b:2:x` is a match of `a-1-b` or a context row of `a`), or a line that may be a
-/// `--heading` path, which only a bare row after it confirms.
-#[derive(Debug)]
-struct Held {
-    text: String,
-    input_line: u64,
-    terminated: bool,
-    /// How it reads as a path row, if it does.
-    choice: Option<Choice>,
-    may_be_heading: bool,
-    files_before: usize,
-}
-
-/// A held line read as a context row of a file that the line after it continues with another
-/// context row: it waits for a match of that file ([`Continued::awaits_match`]).
-#[derive(Debug)]
-struct Unproven {
-    held: Held,
-    /// Its context row of the file.
-    row: RowParse,
-}
-
-/// Lines of a run of context rows waiting for its match, at most: a run this long (`-C 128`)
-/// is read line by line as if no match came.
-const MAX_RUN_LINES: usize = 128;
-/// Bytes of a run of context rows waiting for its match, at most.
-const MAX_RUN_BYTES: usize = 256 << 10;
 
 /// The last row read, which the next row may continue ([`Previous`]).
 #[derive(Debug, Clone, Copy)]
@@ -192,121 +166,6 @@ impl SearchPlanner {
         }
     }
 
-    /// Counts the run of rows that `lines` go on with and that belong to files which keep no
-    /// more rows (the bulk of a flood) without the general parse: each row needs only a compare
-    /// of the known path, its line number, and the next `'\n'`; a row of another file, only
-    /// its path as the look-ahead found it (`sure`, of the block whose first line is number
-    /// `first`) and a look-up of that path by the hashes found with it. Handles exactly the
-    /// lines [`Self::line`] would have counted the same way, and walks `lines` past them (and
-    /// past a row of a new file that keeps rows, read as [`Self::line`] reads it). Returns
-    /// whether the line after them is known not to continue the last row's file: it was
-    /// compared with its path, which [`Self::line`] then need not do again.
-    fn count_run(&mut self, lines: &mut Lines<'_>, sure: &Sure, first: u64) -> bool {
-        if self.prefix != Prefix::SearchShaped
-            || self.fold_possible
-            || self.held.is_some()
-            || !self.run.is_empty()
-            || !matches!(self.open, OpenLine::Dropped)
-        {
-            return false;
-        }
-        let (mut file, bare) = match (self.heading, self.last) {
-            (Some(f), _) => (f, true),
-            (None, Some(last)) => (last.file, false),
-            (None, None) => return false,
-        };
-        if !self.table.counts_only(file) {
-            return false;
-        }
-        let mut line_no = self.last.map_or(0, |last| last.line_no);
-        let mut separated = self.last.is_some_and(|last| last.separated);
-        // Rows and matches of `file` not yet counted in the table, and of the whole run.
-        let (mut file_rows, mut file_matches) = (0u64, 0u64);
-        let (mut rows, mut matches, mut diagnostics) = (0u64, 0u64, 0u64);
-        let mut new_file = false;
-        loop {
-            // The parse reads on from the row's start, as far as it needs.
-            let rest = lines.text().as_bytes();
-            let row = if bare {
-                parse_bare_row(rest)
-            } else {
-                let path = &self.table.entry(file).path;
-                Previous {
-                    path,
-                    line_no,
-                    separated,
-                }
-                .row_of(rest)
-            };
-            let (row, other_file) = match row {
-                Some(row) => (row, None),
-                None if bare => break,
-                None => {
-                    new_file = true;
-                    let Some((len, hashed)) = sure_path(sure, lines.no() - first) else {
-                        break;
-                    };
-                    // A sure path is followed by its row.
-                    let Some(row) = row_after(rest, len) else {
-                        break;
-                    };
-                    (row, Some((len, hashed)))
-                }
-            };
-            let Some(line) = lines.next_if(|l| l.terminated) else {
-                break;
-            };
-            if let Some((len, hashed)) = other_file {
-                new_file = false;
-                self.table
-                    .count_rows(file, file_matches, file_rows - file_matches);
-                (file_rows, file_matches) = (0, 0);
-                // The fold is out of reach, so a new file grows nothing.
-                let next = self.table.file(&line.text[..len], Some(hashed));
-                if !self.table.counts_only(next) {
-                    self.end_run(file, line_no, rows, matches, diagnostics);
-                    self.nonempty_lines += 1;
-                    self.after_blank = false;
-                    self.row(next, line.text, row, line.no, true, false);
-                    return false;
-                }
-                file = next;
-            }
-            // `text_start <= line.text.len()`: the digits and their separator are not `'\n'`.
-            file_rows += 1;
-            rows += 1;
-            if row.is_match {
-                file_matches += 1;
-                matches += 1;
-                let text = &line.text.as_bytes()[row.text_start..];
-                diagnostics += u64::from(is_diagnostic_after_number(text));
-            }
-            line_no = row.line_no;
-            separated = false;
-        }
-        self.table
-            .count_rows(file, file_matches, file_rows - file_matches);
-        self.end_run(file, line_no, rows, matches, diagnostics);
-        new_file
-    }
-
-    /// Counts a run of `rows` rows, `matches` of them matches, whose last was line `line_no`
-    /// of `file` (the table counted them already).
-    fn end_run(&mut self, file: usize, line_no: u64, rows: u64, matches: u64, diagnostics: u64) {
-        if rows > 0 {
-            self.last = Some(LastRow {
-                file,
-                line_no,
-                separated: false,
-            });
-            self.search_lines += rows;
-            self.nonempty_lines += rows;
-            self.diagnostic_rows += diagnostics;
-            self.context_mode |= rows > matches;
-            self.after_blank = false;
-        }
-    }
-
     /// Reads the line still held; call once the input has ended.
     pub fn end(&mut self) {
         self.release(None);
@@ -408,22 +267,6 @@ impl SearchPlanner {
         }
     }
 
-    /// Whether a bare row (`line`, a match when `bare_match`) after a line that may be a
-    /// `--heading` path confirms it. `2024-01-02/x.c:3:y` reads as a bare row `2024-` too, but
-    /// a sure path row wins; so does a row that continues the held line
-    /// (`2024-01-02/a b/x.c:2:y` after `2024-01-02/a b/x.c:1:z`): both are rows of one file,
-    /// not a heading and a row. A sure context row does not beat a bare match: `7:.a-3-a` is
-    /// line 7 of the heading's file sooner than line 3 of a file `7:.a`, printed with no match.
-    /// Nor does a path that starts with the bare match's own `N:`: `8:a0.0a:7:` is line 8 of
-    /// the heading's file sooner than line 7 of a file `8:a0.0a`.
-    fn confirms_heading(&self, held: &str, line: &str, bare: RowParse) -> bool {
-        let beats_bare = |path: RowParse| {
-            path.certain && (!bare.is_match || (path.is_match && path.path_len < bare.text_start))
-        };
-        !parse_path_row(line, self.previous(), None).is_some_and(|choice| beats_bare(choice.best))
-            && continued_reading(held, line).is_none()
-    }
-
     /// The last row, which the next one may continue.
     fn previous(&self) -> Option<Previous<'_>> {
         self.last.map(|last| Previous {
@@ -431,106 +274,6 @@ impl SearchPlanner {
             line_no: last.line_no,
             separated: last.separated,
         })
-    }
-
-    fn hold(
-        &mut self,
-        line: &str,
-        input_line: u64,
-        terminated: bool,
-        choice: Option<Choice>,
-        may_be_heading: bool,
-    ) {
-        self.heading = None;
-        self.held = Some(Held {
-            text: line.to_owned(),
-            input_line,
-            terminated,
-            choice,
-            may_be_heading,
-            files_before: self.table.files.len(),
-        });
-    }
-
-    /// Reads the held line, if any, now that the line after it is known: `next`, or `None` at
-    /// a blank line, a `--` or the end. It is the reading `next` continues, else the one it has
-    /// alone ([`Choice::alone`]), else a line that is not a search row. A context row continued
-    /// by another context row waits in the run for a match of its file.
-    fn release(&mut self, next: Option<&str>) {
-        let Some(held) = self.held.take() else {
-            return;
-        };
-        let Some(continued) = next.and_then(|next| continued_reading(&held.text, next)) else {
-            self.settle_run(false);
-            self.read_alone(&held);
-            return;
-        };
-        let run_file = self.run.first().map(|r| r.row.path_len);
-        let same_file = run_file == Some(continued.row.path_len);
-        if continued.awaits_match {
-            let fits =
-                self.run.len() < MAX_RUN_LINES && self.run_bytes + held.text.len() <= MAX_RUN_BYTES;
-            if !same_file || !fits {
-                self.settle_run(false);
-            }
-            if self.run_bytes + held.text.len() <= MAX_RUN_BYTES {
-                self.run_bytes += held.text.len();
-                self.run.push(Unproven {
-                    held,
-                    row: continued.row,
-                });
-            } else {
-                self.read_alone(&held);
-            }
-            return;
-        }
-        // `next` is a match of the run's file, or the held reading is a match: no run waits.
-        self.settle_run(same_file);
-        let Continued { row, .. } = continued;
-        self.held_row(&held, row);
-    }
-
-    /// Reads a held line as the path row `row`.
-    fn held_row(&mut self, held: &Held, row: RowParse) {
-        self.path_row(
-            &held.text,
-            row,
-            held.input_line,
-            held.terminated,
-            false,
-            None,
-        );
-    }
-
-    /// Reads a held line that no line after it decides ([`Choice::alone`]).
-    fn read_alone(&mut self, held: &Held) {
-        match held.choice.and_then(|c| c.alone(held.may_be_heading)) {
-            Some(row) => self.held_row(held, row),
-            None => {
-                self.other(
-                    &held.text,
-                    held.input_line,
-                    held.terminated,
-                    held.files_before,
-                );
-            }
-        }
-    }
-
-    /// Reads the lines waiting in the run, in order: as context rows of their file when a match
-    /// of it came (`proven`), else each as if alone.
-    fn settle_run(&mut self, proven: bool) {
-        if self.run.is_empty() {
-            return;
-        }
-        self.run_bytes = 0;
-        for Unproven { held, row } in std::mem::take(&mut self.run) {
-            if proven {
-                self.held_row(&held, row);
-            } else {
-                self.read_alone(&held);
-            }
-        }
     }
 
     /// Counts and keeps a line that is not a search row; returns where it is kept.
