@@ -7,7 +7,10 @@
 //! bodies of rustc, gcc and clang diagnostics. Blank lines are held back and join the block
 //! only when a chain goes on after them (`During handling of the above exception…`).
 
+use std::sync::Arc;
+
 use super::starts::Starts;
+use super::store::{Kept, Text};
 
 /// What one more line does to an open error block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +133,48 @@ impl Trace {
         if DIFF_STARTS.starts(line) {
             self.diff = true;
         }
+    }
+}
+
+/// The lines an open block absorbed and has not yet taken in: their texts one after the other
+/// in one buffer, so that taking them in costs one allocation, not one a line (on
+/// thousand-frame tracebacks, an allocation and a free a line were a third of the planner's
+/// work).
+#[derive(Debug, Default)]
+pub struct Absorbed {
+    texts: String,
+    /// Each line, its text left empty, with where its text ends in `texts`.
+    lines: Vec<(Kept, usize)>,
+}
+
+impl Absorbed {
+    /// Absorbs `line`, its text left empty, whose text is `text`.
+    pub fn push(&mut self, line: Kept, text: &str) {
+        self.texts.push_str(text);
+        self.lines.push((line, self.texts.len()));
+    }
+
+    /// How many lines are absorbed and not yet taken in.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Moves the lines, each with its text, to the end of `into`: their texts share one
+    /// allocation. What the buffers hold stays for the next lines.
+    pub fn take_into(&mut self, into: &mut Vec<Kept>) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let texts: Arc<str> = Arc::from(self.texts.as_str());
+        into.reserve(self.lines.len());
+        let mut start = 0;
+        for (mut line, end) in self.lines.drain(..) {
+            line.text = Text::part(&texts, start, end);
+            start = end;
+            into.push(line);
+        }
+        self.texts.clear();
     }
 }
 
