@@ -61,7 +61,7 @@ impl Trace {
             ..Trace::default()
         };
         trace.note(first);
-        if first.trim_end().ends_with(':') && !trace.python && !trace.panic_message {
+        if ends_with_colon(first) && !trace.python && !trace.panic_message {
             trace.heading = HEADING_LINES;
         }
         trace
@@ -69,7 +69,7 @@ impl Trace {
 
     /// Whether `line` (cleaned, without its `'\n'`) continues the block.
     pub fn step(&mut self, line: &str) -> Step {
-        if line.trim().is_empty() {
+        if blank(line) {
             self.goroutine = false;
             self.heading = 0;
             if self.held < MAX_HELD {
@@ -127,7 +127,7 @@ impl Trace {
             self.goroutine = true;
         }
         // The cheap test first: few lines end in a colon.
-        if line.trim_end().ends_with(':') && holds(line, "panicked at ") {
+        if ends_with_colon(line) && holds(line, "panicked at ") {
             self.panic_message = true;
         }
         if DIFF_STARTS.starts(line) {
@@ -190,6 +190,30 @@ fn go_frame(line: &str) -> bool {
     line.split_once('(').is_some_and(|(name, _)| {
         !name.is_empty() && !name.contains(char::is_whitespace) && line.trim_end().ends_with(')')
     })
+}
+
+/// Whether `byte` is white space to `char::is_whitespace`, among ASCII bytes.
+fn ascii_space(byte: u8) -> bool {
+    matches!(byte, b'\t'..=b'\r' | b' ')
+}
+
+/// `line.trim().is_empty()`, by bytes up to the first that is not ASCII white space: `trim`
+/// decodes every character it looks at, on every line of a trace.
+fn blank(line: &str) -> bool {
+    match line.bytes().find(|&b| !ascii_space(b)) {
+        None => true,
+        Some(b) if b.is_ascii() => false,
+        Some(_) => line.trim().is_empty(),
+    }
+}
+
+/// `line.trim_end().ends_with(':')`, by bytes as [`blank`].
+fn ends_with_colon(line: &str) -> bool {
+    match line.bytes().rev().find(|&b| !ascii_space(b)) {
+        None => false,
+        Some(b) if b.is_ascii() => b == b':',
+        Some(_) => line.trim_end().ends_with(':'),
+    }
 }
 
 /// Columns of leading whitespace, a tab taking a terminal's eight.
@@ -397,6 +421,36 @@ mod tests {
         assert_eq!(absorbed(tasty), 5);
         let rspec = "  1) Post renders\n     Failure/Error: expect(x).to eq 1\n\n       expected: 1\n            got: 2\n\n  2) Post saves\n";
         assert_eq!(absorbed(rspec), 4);
+    }
+
+    #[test]
+    fn blank_and_colon_ends_read_white_space_as_trim_does() {
+        for line in [
+            "",
+            " ",
+            "\t\x0b\x0c\r",
+            "a",
+            "  a  ",
+            "x:",
+            "x: ",
+            "x:\t",
+            "x :\u{3000}",
+            "\u{3000}",
+            "\u{a0}x",
+            "\u{a0}",
+            "x\u{a0}",
+            "é:",
+            ":é",
+            "\x0b:\x0b",
+            "::\u{2029}",
+        ] {
+            assert_eq!(blank(line), line.trim().is_empty(), "{line:?}");
+            assert_eq!(
+                ends_with_colon(line),
+                line.trim_end().ends_with(':'),
+                "{line:?}"
+            );
+        }
     }
 
     #[test]
