@@ -143,15 +143,18 @@ impl Trace {
 #[derive(Debug, Default)]
 pub struct Absorbed {
     texts: String,
-    /// Each line, its text left empty, with where its text ends in `texts`.
-    lines: Vec<(Kept, usize)>,
+    /// The lines, their texts left empty.
+    lines: Vec<Kept>,
+    /// Where each line's text ends in `texts`.
+    ends: Vec<usize>,
 }
 
 impl Absorbed {
     /// Absorbs `line`, its text left empty, whose text is `text`.
     pub fn push(&mut self, line: Kept, text: &str) {
         self.texts.push_str(text);
-        self.lines.push((line, self.texts.len()));
+        self.lines.push(line);
+        self.ends.push(self.texts.len());
     }
 
     /// How many lines are absorbed and not yet taken in.
@@ -161,19 +164,30 @@ impl Absorbed {
     }
 
     /// Moves the lines, each with its text, to the end of `into`: their texts share one
-    /// allocation. What the buffers hold stays for the next lines.
+    /// allocation.
     pub fn take_into(&mut self, into: &mut Vec<Kept>) {
         if self.lines.is_empty() {
             return;
         }
         let texts: Arc<str> = Arc::from(self.texts.as_str());
-        into.reserve(self.lines.len());
         let mut start = 0;
-        for (mut line, end) in self.lines.drain(..) {
+        for (line, &end) in self.lines.iter_mut().zip(&self.ends) {
             line.text = Text::part(&texts, start, end);
             start = end;
-            into.push(line);
         }
+        if into.is_empty() {
+            // A block split off a long trace takes the list whole, not a copy, and the next
+            // block of the trace gets a list as long: most likely what it needs.
+            let next = Vec::with_capacity(self.lines.len());
+            *into = std::mem::replace(&mut self.lines, next);
+            if into.len() * 2 < into.capacity() {
+                // Memory is counted by lines, not by the room a list keeps for more.
+                into.shrink_to_fit();
+            }
+        } else {
+            into.append(&mut self.lines);
+        }
+        self.ends.clear();
         self.texts.clear();
     }
 }
