@@ -11,17 +11,30 @@
 /// Bytes of `line` that CI framing takes before the program's own text: a chain of at most a
 /// few prefixes, each of a known form. 0 when the line has none.
 #[must_use]
+#[inline]
 pub fn prefix_len(line: &str) -> usize {
+    // Most lines are ruled out by their first byte, here, where the call is inlined: every
+    // line of a trace is read through this.
+    if line.as_bytes().first().is_some_and(|&b| opens(b)) {
+        chain_len(line)
+    } else {
+        0
+    }
+}
+
+/// Whether a prefix may start with `byte`: every one starts with a digit (a date), `[` (a
+/// clock, Jenkins) or `#` (`BuildKit`, an annotation).
+fn opens(byte: u8) -> bool {
+    byte.is_ascii_digit() || matches!(byte, b'[' | b'#')
+}
+
+/// [`prefix_len`] of a line whose first byte may open a prefix.
+fn chain_len(line: &str) -> usize {
     let bytes = line.as_bytes();
     let mut at = 0;
     for _ in 0..3 {
         let rest = &bytes[at..];
-        // Every prefix starts with a digit (a date), `[` (a clock, Jenkins) or `#` (BuildKit,
-        // an annotation): most lines are ruled out by their first byte.
-        if !rest
-            .first()
-            .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'[' | b'#'))
-        {
+        if !rest.first().is_some_and(|&b| opens(b)) {
             break;
         }
         let Some(len) = iso_time(rest)

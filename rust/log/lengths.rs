@@ -43,9 +43,19 @@ pub(super) struct Lengths {
     total: u64,
     total_lines: u64,
     totals: Counts,
-    /// The runs the last update changed, with what they were, to undo it.
+    /// The runs the updates since [`Lengths::settle`] changed, with what they were, to undo
+    /// them back to any [`Mark`] in between.
     journal: Vec<(u64, Option<Run>)>,
-    saved: (u64, u64),
+    /// The numbers of the lines an update is for, sorted: kept to spare an allocation each.
+    nos: Vec<u64>,
+}
+
+/// A state of [`Lengths`] that [`Lengths::revert`] goes back to.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Mark {
+    journal: usize,
+    total: u64,
+    tail: u64,
 }
 
 impl Lengths {
@@ -58,7 +68,7 @@ impl Lengths {
             total_lines,
             totals,
             journal: Vec::new(),
-            saved: (0, 0),
+            nos: Vec::new(),
         };
         lengths.tail = lengths.tail_gap(None);
         lengths.total = lengths.tail;
@@ -70,12 +80,26 @@ impl Lengths {
         self.total
     }
 
-    /// Brings the length up to date after the lines `added` (numbers, and whether only a note
-    /// was added) joined `shown`. [`Lengths::revert`] undoes it.
-    pub fn update(&mut self, shown: &Shown, added: &[(u64, bool)]) {
+    /// The state now, to [`Lengths::revert`] to until the next [`Lengths::settle`].
+    pub fn mark(&self) -> Mark {
+        Mark {
+            journal: self.journal.len(),
+            total: self.total,
+            tail: self.tail,
+        }
+    }
+
+    /// Forgets how to undo the updates so far: they stay.
+    pub fn settle(&mut self) {
         self.journal.clear();
-        self.saved = (self.total, self.tail);
-        let mut nos: Vec<u64> = added.iter().map(|a| a.0).collect();
+    }
+
+    /// Brings the length up to date after the lines `added` (numbers, and whether only a note
+    /// was added) joined `shown`. [`Lengths::revert`] to a mark taken before undoes it.
+    pub fn update(&mut self, shown: &Shown, added: &[(u64, bool)]) {
+        let mut nos = std::mem::take(&mut self.nos);
+        nos.clear();
+        nos.extend(added.iter().map(|a| a.0));
         nos.sort_unstable();
         nos.dedup();
         let touched = |first: u64, last: u64| {
@@ -149,17 +173,109 @@ impl Lengths {
                 start = next;
             }
         }
+        self.nos = nos;
     }
 
-    /// Undoes the last [`Lengths::update`].
-    pub fn revert(&mut self) {
-        while let Some((no, old)) = self.journal.pop() {
+    /// Undoes the updates since `mark` was taken.
+    pub fn revert(&mut self, mark: Mark) {
+        for (no, old) in self.journal.drain(mark.journal..).rev() {
             match old {
                 Some(run) => self.runs.insert(no, run),
                 None => self.runs.remove(&no),
             };
         }
-        (self.total, self.tail) = self.saved;
+        (self.total, self.tail) = (mark.total, mark.tail);
+    }
+
+    /// Lower bounds on the length with each leading part of `lines` taken (`lines[..k]` at
+    /// `k`), found without taking them: a part the bound already rules out need not be
+    /// measured. What the lines join (the gap around them, a shown run next to them) is
+    /// counted as gone, and of what they add only the run each line surely starts: its text,
+    /// and the `'\n'` of the run before it. A line is known to start a run when the line before
+    /// it is one of `lines` and differs from it; so a bound needs a look at `runs` only where
+    /// `lines` stop running on, one after or before the other.
+    pub fn floors(&self, lines: &[Kept]) -> Vec<u64> {
+        let mut floors = Vec::with_capacity(lines.len() + 1);
+        floors.push(self.total);
+        let (mut gained, mut gone) = (0, 0);
+        let mut stretch: Option<Stretch> = None;
+        // The stretches before it, first and last line.
+        let mut stretches: Vec<(u64, u64)> = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let no = line.no;
+            let before = i.checked_sub(1).map(|j| &lines[j]);
+            let on = match (stretch.as_mut(), before) {
+                (Some(s), Some(before))
+                    if no == before.no + 1 && s.last == before.no && no < s.high =>
+                {
+                    if starts_run(before, line) {
+                        gained += char_count(&line.text) + 1;
+                    }
+                    s.last = no;
+                    true
+                }
+                (Some(s), Some(before))
+                    if no + 1 == before.no && s.first == before.no && no > s.low =>
+                {
+                    if starts_run(line, before) {
+                        gained += char_count(&before.text) + 1;
+                    }
+                    s.first = no;
+                    true
+                }
+                _ => false,
+            };
+            if !on {
+                if let Some(s) = stretch.take() {
+                    stretches.push((s.first, s.last));
+                }
+                // A line met twice would count twice, and scattered lines cost a look each at
+                // every stretch: no bound from here on.
+                if stretches.len() > MAX_STRETCHES
+                    || stretches
+                        .iter()
+                        .any(|&(first, last)| (first..=last).contains(&no))
+                {
+                    floors.resize(lines.len() + 1, 0);
+                    return floors;
+                }
+                let run_before = self.runs.range(..=no).next_back();
+                if run_before.is_some_and(|(_, run)| run.last >= no) {
+                    // Shown already: it adds nothing.
+                    floors.push(floors[i]);
+                    continue;
+                }
+                let run_after = self.runs.range(no + 1..).next();
+                gone += run_after.map_or(self.tail, |(_, run)| run.gap);
+                let prev = run_before.map_or(0, |(_, run)| run.last);
+                let next = run_after.map_or(u64::MAX, |(&start, _)| start);
+                let below = stretches.iter().map(|s| s.1).filter(|&last| last < no);
+                let above = stretches.iter().map(|s| s.0).filter(|&first| first > no);
+                stretch = Some(Stretch {
+                    first: no,
+                    last: no,
+                    low: below.fold(prev, u64::max),
+                    high: above.fold(next, u64::min),
+                    prev,
+                    prev_len: run_before.map_or(0, |(_, run)| run.len),
+                    next,
+                    next_len: run_after.map_or(0, |(_, run)| run.len),
+                    prev_gone: false,
+                    next_gone: false,
+                });
+            }
+            let s = stretch.as_mut().expect("a line not shown is in a stretch");
+            if !s.prev_gone && s.first == s.prev + 1 {
+                s.prev_gone = true;
+                gone += s.prev_len;
+            }
+            if !s.next_gone && s.last + 1 == s.next {
+                s.next_gone = true;
+                gone += s.next_len;
+            }
+            floors.push((self.total + gained).saturating_sub(gone));
+        }
+        floors
     }
 
     fn take(&mut self, no: u64) -> Option<Run> {
@@ -231,6 +347,36 @@ impl Lengths {
     }
 }
 
+/// Stretches of candidate lines that [`Lengths::floors`] bounds: a few runs of lines, far more
+/// than the plan ever tries at once.
+const MAX_STRETCHES: usize = 64;
+
+/// Lines of [`Lengths::floors`] that run on one after the other, not shown, between two shown
+/// lines.
+struct Stretch {
+    first: u64,
+    last: u64,
+    /// The stretch runs on only between these: the shown lines around it, and the stretches
+    /// before it.
+    low: u64,
+    high: u64,
+    /// The shown line before the stretch (0 for none), and the length of its run.
+    prev: u64,
+    prev_len: u64,
+    /// The shown line after the stretch (`u64::MAX` for none), and the length of its run.
+    next: u64,
+    next_len: u64,
+    /// Whether the runs of `prev` and `next` are counted as gone.
+    prev_gone: bool,
+    next_gone: bool,
+}
+
+/// Whether `line` surely starts a run of its own after `before`, the line before it: a run
+/// holds identical lines only, none cut short.
+fn starts_run(before: &Kept, line: &Kept) -> bool {
+    line.text != before.text || line.truncated || before.truncated
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::class::Class;
@@ -289,6 +435,123 @@ mod tests {
             let steps = render::stepped(0) - before;
             assert!(steps < 20 * n, "order {order}: {steps} steps for {n} lines");
             assert_eq!(sel.length(), render::measure(&sel.shown, n, cum));
+        }
+    }
+
+    /// The bounds stay at or under the length, with candidates running up, running down,
+    /// scattered, repeated or shown already, among identical, blank and cut lines.
+    #[test]
+    fn floors_are_never_over_the_length() {
+        let mut seed = 7_u64;
+        let mut random = move |below: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from(seed >> 33).expect("31 bits") % below
+        };
+        let n = 60;
+        let mut cum = Counts::default();
+        let lines: Vec<Kept> = (1..=n)
+            .map(|no| {
+                let text = ["same", "same", "other", "", "a longer line of text"][random(5)];
+                let class = [Class::Other, Class::Error, Class::Warning][random(3)];
+                cum.add(class);
+                let mut kept = line(no, text, class, cum);
+                if random(6) == 0 {
+                    kept.chars += 40;
+                    kept.truncated = true;
+                }
+                kept.nl = no < n || random(2) == 0;
+                kept
+            })
+            .collect();
+        let mut bounded = 0;
+        for _ in 0..300 {
+            let mut shown = Shown::new();
+            let mut lengths = Lengths::new(n, cum);
+            for k in &lines {
+                if random(4) == 0 {
+                    shown.insert(k.no, (k.clone(), String::new()));
+                    lengths.update(&shown, &[(k.no, false)]);
+                }
+            }
+            lengths.settle();
+            let mut candidates = Vec::new();
+            for _ in 0..=random(3) {
+                let (from, len) = (random(lines.len()), random(20));
+                match random(3) {
+                    0 => candidates.extend(lines.iter().skip(from).take(len)),
+                    1 => candidates.extend(lines.iter().take(from).rev().take(len)),
+                    _ => candidates.extend((0..len).map(|_| &lines[random(lines.len())])),
+                }
+            }
+            let candidates: Vec<Kept> = candidates.into_iter().cloned().collect();
+            let floors = lengths.floors(&candidates);
+            assert_eq!(floors[0], lengths.total());
+            for (k, line) in candidates.iter().enumerate() {
+                if let std::collections::btree_map::Entry::Vacant(entry) = shown.entry(line.no) {
+                    entry.insert((line.clone(), String::new()));
+                    lengths.update(&shown, &[(line.no, false)]);
+                }
+                let length = lengths.total();
+                assert_eq!(length, render::measure(&shown, n, cum));
+                assert!(floors[k + 1] <= length, "{} over {length}", floors[k + 1]);
+                bounded += u64::from(floors[k + 1] > floors[k]);
+            }
+        }
+        assert!(bounded > 500, "the bounds grow with the lines: {bounded}");
+    }
+
+    /// Lines met again, in a stretch that runs into an earlier one, count once.
+    #[test]
+    fn floors_count_a_line_met_again_once() {
+        let n = 20;
+        let long = "x".repeat(100);
+        let lines: Vec<Kept> = (1..=n)
+            .map(|no| line(no, &format!("{no}{long}"), Class::Other, Counts::default()))
+            .collect();
+        let candidates: Vec<Kept> = [5, 6, 7, 10, 9, 8, 7, 6, 5, 4]
+            .iter()
+            .map(|&no| lines[no - 1].clone())
+            .collect();
+        let lengths = Lengths::new(n, Counts::default());
+        let floor = *lengths.floors(&candidates).last().unwrap();
+        let mut shown = Shown::new();
+        for k in &candidates {
+            shown.insert(k.no, (k.clone(), String::new()));
+        }
+        let length = render::measure(&shown, n, Counts::default());
+        assert!(floor <= length, "{floor} over {length}");
+    }
+
+    /// Over a stretch of different lines, a bound misses only the stretch's first line and the
+    /// gap markers around it: a search that trusts it measures only a few parts past the last
+    /// that fits.
+    #[test]
+    fn floors_of_a_stretch_are_close() {
+        let n = 1_000;
+        let lines: Vec<Kept> = (1..=n)
+            .map(|no| {
+                line(
+                    no,
+                    &format!("  File \"m{no}.py\", line {no}"),
+                    Class::Other,
+                    Counts::default(),
+                )
+            })
+            .collect();
+        let mut shown = Shown::new();
+        let mut lengths = Lengths::new(n, Counts::default());
+        let back: Vec<Kept> = lines[100..900].iter().rev().cloned().collect();
+        let floors = lengths.floors(&back);
+        for (k, line) in back.iter().enumerate() {
+            shown.insert(line.no, (line.clone(), String::new()));
+            lengths.update(&shown, &[(line.no, false)]);
+            let missed = lengths.total() - floors[k + 1];
+            assert!(
+                missed <= char_count(&line.text) + 1 + 2 * 30,
+                "{missed} at {k}"
+            );
         }
     }
 }

@@ -28,13 +28,12 @@ pub(crate) mod summary;
 pub mod trace;
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 use class::{Class, Counts};
 use classify::{Candidate, Prefilter, Shown, classify};
 use dedup::Dedup;
-use store::{BlockStore, ErrorBlock, Kept, Summaries};
-use trace::{Step, Trace};
+use store::{BlockStore, ErrorBlock, Kept, Summaries, Text};
+use trace::{Absorbed, Step, Trace};
 
 use crate::cut::cut_before;
 use crate::plan::Plan;
@@ -76,6 +75,8 @@ struct Open {
     trace: Trace,
     /// Blank lines that join the block only if it goes on after them.
     held: Vec<Kept>,
+    /// Lines of the block after those in `block`.
+    absorbed: Absorbed,
     /// Characters the block's lines take when shown, `'\n'` included.
     shown: u64,
 }
@@ -211,6 +212,7 @@ impl LogPlanner {
                     },
                     trace,
                     held: Vec::new(),
+                    absorbed: Absorbed::default(),
                     shown,
                 });
             }
@@ -290,17 +292,23 @@ impl LogPlanner {
             }
             Step::Absorb => {
                 self.counts.add(class);
-                let kept = keep_shown(line, no, class, nl, self.counts, self.line_keep);
+                let (kept, text) = unfilled(line, no, class, nl, self.counts, self.line_keep);
                 let open = self.open.as_mut().expect("checked above");
-                let held = std::mem::take(&mut open.held);
-                open.shown += held.iter().map(shown_chars).sum::<u64>() + shown_chars(&kept);
-                open.block.lines.extend(held);
-                open.block.lines.push(kept);
+                if !open.held.is_empty() {
+                    open.shown += open.held.iter().map(shown_chars).sum::<u64>();
+                    open.absorbed.take_into(&mut open.block.lines);
+                    open.block.lines.append(&mut open.held);
+                }
+                open.shown += char_count(text) + 1;
+                open.absorbed.push(kept, text);
                 // A block longer than the budget could never be shown whole: it goes on in a
                 // block of its own, so that its end can be shown too.
-                let full = open.block.lines.len() >= MAX_BLOCK_LINES || open.shown >= self.budget;
-                if full {
+                let lines = open.block.lines.len() + open.absorbed.count();
+                if lines >= MAX_BLOCK_LINES || open.shown >= self.budget {
                     let trace = open.trace.clone();
+                    open.absorbed.take_into(&mut open.block.lines);
+                    // Its buffers, emptied, go on with the trace.
+                    let absorbed = std::mem::take(&mut open.absorbed);
                     self.close_open(true);
                     self.open = Some(Open {
                         block: ErrorBlock {
@@ -311,6 +319,7 @@ impl LogPlanner {
                         },
                         trace,
                         held: Vec::new(),
+                        absorbed,
                         shown: 0,
                     });
                 }
@@ -322,9 +331,10 @@ impl LogPlanner {
     /// Closes the open block, if any: it takes the lines after it as context, unless it is
     /// `split` off a long trace that goes on in a block of its own.
     fn close_open(&mut self, split: bool) {
-        let Some(open) = self.open.take() else {
+        let Some(mut open) = self.open.take() else {
             return;
         };
+        open.absorbed.take_into(&mut open.block.lines);
         let mut block = open.block;
         let Some(first) = block.lines.first() else {
             return;
@@ -337,8 +347,10 @@ impl LogPlanner {
         // diagnostic itself before its notes.
         // A block split off a long trace may hold no error line: it has no kind.
         let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
-        // The line is copied only when it is a new variant's first occurrence.
-        block.template = key.and_then(|k| self.errors.add_with(&k.text, k.no, || k.clone()));
+        // The line is copied only when it is a new variant's first occurrence, with a text of
+        // its own: the table outlives the block, whose texts a shared one would keep.
+        let errors = &mut self.errors;
+        block.template = key.and_then(|k| errors.add_with(&k.text, k.no, || k.detached()));
         let repeat = self.errors.count(block.template) > 1;
         self.flush_pending();
         if split {
@@ -468,16 +480,33 @@ fn keep_line(raw: &str, no: u64, class: Class, nl: bool, cum: Counts, line_keep:
 
 /// [`keep_line`] of a line already read.
 fn keep_shown(line: &Shown, no: u64, class: Class, nl: bool, cum: Counts, line_keep: u64) -> Kept {
-    let cut = cut_before(&line.text, byte_at_char(&line.text, line_keep));
+    let (kept, text) = unfilled(line, no, class, nl, cum, line_keep);
     Kept {
+        text: Text::from(text),
+        ..kept
+    }
+}
+
+/// [`keep_shown`] with its text left empty, and the text it shows.
+fn unfilled<'a>(
+    line: &'a Shown,
+    no: u64,
+    class: Class,
+    nl: bool,
+    cum: Counts,
+    line_keep: u64,
+) -> (Kept, &'a str) {
+    let cut = cut_before(&line.text, byte_at_char(&line.text, line_keep));
+    let kept = Kept {
         no,
         class,
         cum,
-        text: Arc::from(&line.text[..cut]),
+        text: Text::default(),
         chars: char_count(line.raw()),
         nl,
         truncated: cut < line.text.len(),
-    }
+    };
+    (kept, &line.text[..cut])
 }
 
 impl Planner for LogPlanner {

@@ -7,14 +7,11 @@
 //! how many of them fit.
 
 use super::class::Counts;
-use super::lengths::Lengths;
+use super::lengths::{Lengths, Mark};
 #[cfg(debug_assertions)]
 use super::render;
 use super::render::Shown;
 use super::store::Kept;
-
-/// Lines taken into a selection: their numbers, and whether only a note was added.
-type Added = Vec<(u64, bool)>;
 
 pub(super) struct Selection {
     pub shown: Shown,
@@ -28,6 +25,16 @@ pub(super) struct Selection {
     counts: Counts,
     /// The length of the rendering of `shown`.
     lengths: Lengths,
+    /// The lines taken since the step began, by number, and whether only a note was added:
+    /// what [`Selection::undo`] takes out again.
+    added: Vec<(u64, bool)>,
+}
+
+/// A state of a [`Selection`] within a step, to go back to.
+#[derive(Clone, Copy)]
+struct Undo {
+    added: usize,
+    lengths: Mark,
 }
 
 impl Selection {
@@ -40,6 +47,7 @@ impl Selection {
             #[cfg(debug_assertions)]
             counts,
             lengths: Lengths::new(total_lines, counts),
+            added: Vec::new(),
         }
     }
 
@@ -56,73 +64,140 @@ impl Selection {
 
     /// Takes `lines`, with `note` on line `note_on`, if everything still fits.
     pub fn try_add_noted(&mut self, lines: &[Kept], note: &str, note_on: u64) -> bool {
-        let added = self.insert(lines, note, note_on);
-        if added.is_empty() || self.length() <= self.room() {
-            return true;
+        if self.surely_over(lines, self.room()) {
+            return false;
         }
-        self.undo(added);
-        false
+        let before = self.mark();
+        self.insert(lines, note, note_on);
+        let fits = self.added.len() == before.added || self.length() <= self.room();
+        if !fits {
+            self.undo(before);
+        }
+        self.settle();
+        fits
     }
 
     /// Takes the longest leading part of `lines` that fits, and says how long it is. Taking
     /// more lines seldom makes the rendering shorter, so a binary search finds a part that
-    /// fits and is close to the longest.
+    /// fits and is close to the longest. A part whose lower bound is over the room fails
+    /// unmeasured; otherwise the lines join one at a time as far as the search looks, and the
+    /// search reads each part's length from what was noted on the way.
     pub fn take_leading(&mut self, lines: &[Kept]) -> usize {
+        let room = self.room();
+        let floors = self.lengths.floors(lines);
+        // The state and the length with the first `k` lines taken, at `k`.
+        let mut parts = vec![(self.mark(), self.lengths.total())];
         let (mut fits, mut fails) = (0, lines.len() + 1);
         while fails - fits > 1 {
             let mid = fits + (fails - fits) / 2;
-            let added = self.insert(&lines[..mid], "", 0);
-            let ok = self.length() <= self.room();
-            self.undo(added);
-            if ok {
+            if floors[mid] <= room && self.part(lines, &mut parts, mid) <= room {
                 fits = mid;
             } else {
                 fails = mid;
             }
         }
-        if fits > 0 {
-            self.insert(&lines[..fits], "", 0);
+        #[cfg(debug_assertions)]
+        {
+            // The bounds hold where they decided, and wherever a length was measured.
+            if fails <= lines.len() {
+                let length = self.part(lines, &mut parts, fails);
+                assert!(length > room, "a part the bound ruled out fits");
+            }
+            let measured = parts.iter().zip(&floors);
+            assert!(
+                measured.into_iter().all(|(part, &floor)| floor <= part.1),
+                "a bound over the length"
+            );
+            // The whole rendering, measured for the longest part looked at.
+            self.check();
         }
+        self.undo(parts[fits].0);
+        #[cfg(debug_assertions)]
+        self.check();
+        self.settle();
         fits
+    }
+
+    /// The length with `lines[..k]` taken, `parts` holding it for each `k` taken so far: the
+    /// lines join one at a time, each costing what it changes.
+    fn part(&mut self, lines: &[Kept], parts: &mut Vec<(Undo, u64)>, k: usize) -> u64 {
+        while parts.len() <= k {
+            let next = parts.len() - 1;
+            self.insert(&lines[next..=next], "", 0);
+            parts.push((self.mark(), self.lengths.total()));
+        }
+        parts[k].1
     }
 
     /// Takes `lines` if the rendering does not grow: lines that cost no more than the marker
     /// that stands for them.
     pub fn take_if_no_longer(&mut self, lines: &[Kept]) -> bool {
-        let before = self.length();
-        let added = self.insert(lines, "", 0);
-        let after = self.length();
-        if after <= before {
-            return true;
+        let length = self.length();
+        if self.surely_over(lines, length) {
+            return false;
         }
-        self.undo(added);
-        false
+        let before = self.mark();
+        self.insert(lines, "", 0);
+        let taken = self.length() <= length;
+        if !taken {
+            self.undo(before);
+        }
+        self.settle();
+        taken
     }
 
-    /// Adds `lines` to `shown`, and says which were added (or only given a note), for
+    /// Whether taking `lines` would surely make the rendering longer than `limit`, notes or
+    /// not: known from a lower bound, without taking them. Lines all shown already change
+    /// nothing, and are never ruled out.
+    fn surely_over(&mut self, lines: &[Kept], limit: u64) -> bool {
+        let floor = self.lengths.floors(lines).last().copied().unwrap_or(0);
+        let over = floor > limit && lines.iter().any(|l| !self.shown.contains_key(&l.no));
+        #[cfg(debug_assertions)]
+        if over {
+            let before = self.mark();
+            self.insert(lines, "", 0);
+            assert!(self.length() >= floor, "a bound over the length");
+            self.undo(before);
+        }
+        over
+    }
+
+    fn mark(&self) -> Undo {
+        Undo {
+            added: self.added.len(),
+            lengths: self.lengths.mark(),
+        }
+    }
+
+    /// Ends a step: what it took stays.
+    fn settle(&mut self) {
+        self.added.clear();
+        self.lengths.settle();
+    }
+
+    /// Adds `lines` to `shown`, and notes which were added (or only given a note), for
     /// [`Selection::undo`].
-    fn insert(&mut self, lines: &[Kept], note: &str, note_on: u64) -> Added {
-        let mut added = Vec::new();
+    fn insert(&mut self, lines: &[Kept], note: &str, note_on: u64) {
+        let from = self.added.len();
         for line in lines {
             let note = if line.no == note_on { note } else { "" };
             if let Some(old) = self.shown.get_mut(&line.no) {
                 if old.1.is_empty() && !note.is_empty() {
-                    added.push((line.no, true));
+                    self.added.push((line.no, true));
                     note.clone_into(&mut old.1);
                 }
             } else {
-                added.push((line.no, false));
+                self.added.push((line.no, false));
                 self.shown.insert(line.no, (line.clone(), note.to_owned()));
             }
         }
-        self.lengths.update(&self.shown, &added);
-        added
+        self.lengths.update(&self.shown, &self.added[from..]);
     }
 
-    /// Takes out the lines the last [`Selection::insert`] added.
-    fn undo(&mut self, added: Added) {
-        self.lengths.revert();
-        for (no, only_note) in added {
+    /// Takes out the lines added since `mark`.
+    fn undo(&mut self, mark: Undo) {
+        self.lengths.revert(mark.lengths);
+        for (no, only_note) in self.added.drain(mark.added..) {
             if only_note {
                 if let Some(old) = self.shown.get_mut(&no) {
                     old.1.clear();
@@ -135,17 +210,24 @@ impl Selection {
 
     /// Characters of the rendering of `shown`: `render::measure`, kept up to date.
     pub fn length(&self) -> u64 {
-        let length = self.lengths.total();
         #[cfg(debug_assertions)]
-        {
-            // The check looks at every line; the steps the selection takes do not count it.
-            #[cfg(test)]
-            let steps = render::stepped(0);
-            let measured = render::measure(&self.shown, self.total_lines, self.counts);
-            assert_eq!(length, measured, "the kept length is the rendering's");
-            #[cfg(test)]
-            render::set_stepped(steps);
-        }
-        length
+        self.check();
+        self.lengths.total()
+    }
+
+    /// The debug build's cross-check that the kept length is the rendering's.
+    #[cfg(debug_assertions)]
+    fn check(&self) {
+        // The check looks at every line; the steps the selection takes do not count it.
+        #[cfg(test)]
+        let steps = render::stepped(0);
+        let measured = render::measure(&self.shown, self.total_lines, self.counts);
+        assert_eq!(
+            self.lengths.total(),
+            measured,
+            "the kept length is the rendering's"
+        );
+        #[cfg(test)]
+        render::set_stepped(steps);
     }
 }

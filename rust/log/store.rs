@@ -7,6 +7,8 @@
 //! out is still counted exactly, with where it was.
 
 use std::collections::VecDeque;
+use std::fmt;
+use std::ops::Deref;
 use std::sync::Arc;
 
 use super::class::{Class, Counts};
@@ -19,10 +21,8 @@ pub struct Kept {
     pub class: Class,
     /// Classified lines through this one.
     pub cum: Counts,
-    /// The line as shown: cleaned of terminal noise, at most the per-line cap. Shared, never
-    /// changed: a plan tries lines in and out of its selection many times, and a copy of a
-    /// line then costs a count, not an allocation.
-    pub text: Arc<str>,
+    /// The line as shown: cleaned of terminal noise, at most the per-line cap.
+    pub text: Text,
     /// Characters of the raw line, without its `'\n'`.
     pub chars: u64,
     /// The raw line ended in `'\n'`.
@@ -36,6 +36,85 @@ impl Kept {
     #[must_use]
     pub fn weight(&self) -> usize {
         self.text.len() + 64
+    }
+
+    /// A copy whose text is its own, for a table that outlives the block the line is in (a
+    /// shared text keeps all of its block's texts).
+    #[must_use]
+    pub fn detached(&self) -> Kept {
+        Kept {
+            text: Text::from(&*self.text),
+            ..self.clone()
+        }
+    }
+}
+
+/// A kept line's text: shared, never changed, as a plan tries lines in and out of its
+/// selection many times, and a copy of a line then costs a count, not an allocation. The
+/// lines a trace absorbs share one allocation too, their texts one after the other
+/// ([`Text::part`]): a thousand-frame traceback costs an allocation a block, not a line.
+/// The default, empty, allocates nothing.
+#[derive(Clone, Default)]
+pub struct Text {
+    texts: Arc<str>,
+    start: usize,
+    end: usize,
+}
+
+impl Text {
+    /// The text at `start..end` of `texts`.
+    #[must_use]
+    pub fn part(texts: &Arc<str>, start: usize, end: usize) -> Self {
+        debug_assert!(texts.is_char_boundary(start) && texts.is_char_boundary(end));
+        Text {
+            texts: Arc::clone(texts),
+            start,
+            end,
+        }
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Self {
+        Text {
+            texts: Arc::from(text),
+            start: 0,
+            end: text.len(),
+        }
+    }
+}
+
+impl From<String> for Text {
+    fn from(text: String) -> Self {
+        Text::from(text.as_str())
+    }
+}
+
+impl Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.texts[self.start..self.end]
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Text {}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&**self, f)
     }
 }
 

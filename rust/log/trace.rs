@@ -7,7 +7,10 @@
 //! bodies of rustc, gcc and clang diagnostics. Blank lines are held back and join the block
 //! only when a chain goes on after them (`During handling of the above exception…`).
 
+use std::sync::Arc;
+
 use super::starts::Starts;
+use super::store::{Kept, Text};
 
 /// What one more line does to an open error block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +61,7 @@ impl Trace {
             ..Trace::default()
         };
         trace.note(first);
-        if first.trim_end().ends_with(':') && !trace.python && !trace.panic_message {
+        if ends_with_colon(first) && !trace.python && !trace.panic_message {
             trace.heading = HEADING_LINES;
         }
         trace
@@ -66,7 +69,7 @@ impl Trace {
 
     /// Whether `line` (cleaned, without its `'\n'`) continues the block.
     pub fn step(&mut self, line: &str) -> Step {
-        if line.trim().is_empty() {
+        if blank(line) {
             self.goroutine = false;
             self.heading = 0;
             if self.held < MAX_HELD {
@@ -124,12 +127,68 @@ impl Trace {
             self.goroutine = true;
         }
         // The cheap test first: few lines end in a colon.
-        if line.trim_end().ends_with(':') && holds(line, "panicked at ") {
+        if ends_with_colon(line) && holds(line, "panicked at ") {
             self.panic_message = true;
         }
         if DIFF_STARTS.starts(line) {
             self.diff = true;
         }
+    }
+}
+
+/// The lines an open block absorbed and has not yet taken in: their texts one after the other
+/// in one buffer, so that taking them in costs one allocation, not one a line (on
+/// thousand-frame tracebacks, an allocation and a free a line were a third of the planner's
+/// work).
+#[derive(Debug, Default)]
+pub struct Absorbed {
+    texts: String,
+    /// The lines, their texts left empty.
+    lines: Vec<Kept>,
+    /// Where each line's text ends in `texts`.
+    ends: Vec<usize>,
+}
+
+impl Absorbed {
+    /// Absorbs `line`, its text left empty, whose text is `text`.
+    pub fn push(&mut self, line: Kept, text: &str) {
+        self.texts.push_str(text);
+        self.lines.push(line);
+        self.ends.push(self.texts.len());
+    }
+
+    /// How many lines are absorbed and not yet taken in.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Moves the lines, each with its text, to the end of `into`: their texts share one
+    /// allocation.
+    pub fn take_into(&mut self, into: &mut Vec<Kept>) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let texts: Arc<str> = Arc::from(self.texts.as_str());
+        let mut start = 0;
+        for (line, &end) in self.lines.iter_mut().zip(&self.ends) {
+            line.text = Text::part(&texts, start, end);
+            start = end;
+        }
+        if into.is_empty() {
+            // A block split off a long trace takes the list whole, not a copy, and the next
+            // block of the trace gets a list as long: most likely what it needs.
+            let next = Vec::with_capacity(self.lines.len());
+            *into = std::mem::replace(&mut self.lines, next);
+            if into.len() * 2 < into.capacity() {
+                // Memory is counted by lines, not by the room a list keeps for more.
+                into.shrink_to_fit();
+            }
+        } else {
+            into.append(&mut self.lines);
+        }
+        self.ends.clear();
+        self.texts.clear();
     }
 }
 
@@ -145,6 +204,30 @@ fn go_frame(line: &str) -> bool {
     line.split_once('(').is_some_and(|(name, _)| {
         !name.is_empty() && !name.contains(char::is_whitespace) && line.trim_end().ends_with(')')
     })
+}
+
+/// Whether `byte` is white space to `char::is_whitespace`, among ASCII bytes.
+fn ascii_space(byte: u8) -> bool {
+    matches!(byte, b'\t'..=b'\r' | b' ')
+}
+
+/// `line.trim().is_empty()`, by bytes up to the first that is not ASCII white space: `trim`
+/// decodes every character it looks at, on every line of a trace.
+fn blank(line: &str) -> bool {
+    match line.bytes().find(|&b| !ascii_space(b)) {
+        None => true,
+        Some(b) if b.is_ascii() => false,
+        Some(_) => line.trim().is_empty(),
+    }
+}
+
+/// `line.trim_end().ends_with(':')`, by bytes as [`blank`].
+fn ends_with_colon(line: &str) -> bool {
+    match line.bytes().rev().find(|&b| !ascii_space(b)) {
+        None => false,
+        Some(b) if b.is_ascii() => b == b':',
+        Some(_) => line.trim_end().ends_with(':'),
+    }
 }
 
 /// Columns of leading whitespace, a tab taking a terminal's eight.
@@ -352,6 +435,36 @@ mod tests {
         assert_eq!(absorbed(tasty), 5);
         let rspec = "  1) Post renders\n     Failure/Error: expect(x).to eq 1\n\n       expected: 1\n            got: 2\n\n  2) Post saves\n";
         assert_eq!(absorbed(rspec), 4);
+    }
+
+    #[test]
+    fn blank_and_colon_ends_read_white_space_as_trim_does() {
+        for line in [
+            "",
+            " ",
+            "\t\x0b\x0c\r",
+            "a",
+            "  a  ",
+            "x:",
+            "x: ",
+            "x:\t",
+            "x :\u{3000}",
+            "\u{3000}",
+            "\u{a0}x",
+            "\u{a0}",
+            "x\u{a0}",
+            "é:",
+            ":é",
+            "\x0b:\x0b",
+            "::\u{2029}",
+        ] {
+            assert_eq!(blank(line), line.trim().is_empty(), "{line:?}");
+            assert_eq!(
+                ends_with_colon(line),
+                line.trim_end().ends_with(':'),
+                "{line:?}"
+            );
+        }
     }
 
     #[test]
