@@ -160,7 +160,8 @@ impl LogPlanner {
             return;
         }
         let context = if class == Class::Error {
-            self.context_before(block, start, no)
+            let lines = self.blocks.spare();
+            self.context_before(block, start, no, lines)
         } else {
             Vec::new()
         };
@@ -171,7 +172,8 @@ impl LogPlanner {
                 .back()
                 .and_then(|v| v.last())
                 .map_or(0, |k| k.no);
-            self.lines_back(block, start, no, room_after(after, no, VERDICT_LINES))
+            let room = room_after(after, no, VERDICT_LINES);
+            self.lines_back(block, start, no, room, Vec::new())
         });
         self.counts.add(class);
         if class == Class::Warning {
@@ -219,23 +221,36 @@ impl LogPlanner {
     }
 
     /// Up to [`CONTEXT_LINES`] lines before line `no`, which starts at byte `start` of `text`,
-    /// none of them at or before the last line a stored block holds.
-    fn context_before(&self, block: Scanned, start: usize, no: u64) -> Vec<Kept> {
+    /// none of them at or before the last line a stored block holds, in the empty `lines`.
+    fn context_before(&self, block: Scanned, start: usize, no: u64, lines: Vec<Kept>) -> Vec<Kept> {
         let room = room_after(self.last_stored, no, CONTEXT_LINES);
-        self.lines_back(block, start, no, room)
+        self.lines_back(block, start, no, room, lines)
     }
 
-    /// Up to `room` lines before line `no`, which starts at byte `start` of `block`: from
-    /// the block, then from the lines before it.
-    fn lines_back(&self, block: Scanned, start: usize, no: u64, room: usize) -> Vec<Kept> {
-        let mut lines = lines_before(block, start, no, self.counts, room, self.line_keep);
+    /// Up to `room` lines before line `no`, which starts at byte `start` of `block`, in the
+    /// empty `lines`: from the block, then from the lines before it.
+    fn lines_back(
+        &self,
+        block: Scanned,
+        start: usize,
+        no: u64,
+        room: usize,
+        mut lines: Vec<Kept>,
+    ) -> Vec<Kept> {
+        lines_before(
+            block,
+            start,
+            no,
+            self.counts,
+            room,
+            self.line_keep,
+            &mut lines,
+        );
         let first = lines.first().map_or(no, |l| l.no);
         let want = (room - lines.len()) as u64;
         if want > 0 && self.recent.back().is_some_and(|p| p.no + 1 == first) {
             let earlier = self.recent.iter().filter(|p| p.no + want >= first);
-            let mut all: Vec<Kept> = earlier.cloned().collect();
-            all.append(&mut lines);
-            lines = all;
+            lines.splice(0..0, earlier.cloned());
         }
         lines
     }
@@ -434,9 +449,9 @@ impl Scanned<'_> {
     }
 }
 
-/// Up to `room` lines of `block` before byte `end`, in order: `end` is just past the `'\n'`
-/// of line `no - 1` (or one past the end of the text, for a last line without one), and
-/// `cum` counts the classified lines through line `no - 1`.
+/// Up to `room` lines of `block` before byte `end`, in order, in the empty `lines`: `end` is
+/// just past the `'\n'` of line `no - 1` (or one past the end of the text, for a last line
+/// without one), and `cum` counts the classified lines through line `no - 1`.
 fn lines_before(
     block: Scanned,
     end: usize,
@@ -444,9 +459,10 @@ fn lines_before(
     cum: Counts,
     room: usize,
     line_keep: u64,
-) -> Vec<Kept> {
+    lines: &mut Vec<Kept>,
+) {
     let text = block.text;
-    let mut lines = Vec::with_capacity(room);
+    lines.reserve(room);
     let (mut end, mut no, mut cum) = (end, no, cum);
     while lines.len() < room && end > 0 && no > 1 {
         let from = memchr::memrchr(b'\n', &text.as_bytes()[..end - 1]).map_or(0, |i| i + 1);
@@ -458,7 +474,6 @@ fn lines_before(
         (end, no) = (from, no - 1);
     }
     lines.reverse();
-    lines
 }
 
 /// `raw` as a plan would show it: cleaned, and cut to `line_keep` characters.
@@ -562,13 +577,15 @@ impl Sink for LogPlanner {
             text,
             found: &found,
         };
-        let kept = lines_before(
+        let mut kept = Vec::new();
+        lines_before(
             scanned,
             end,
             last.no + 1,
             self.counts,
             VERDICT_LINES,
             self.line_keep,
+            &mut kept,
         );
         if kept.first().is_some_and(|k| k.no != block.first_line) {
             // The block alone holds the lines to remember.
