@@ -210,9 +210,15 @@ impl Lookahead for Prefilter {
         };
         let (mut counted, mut line) = (0, 0);
         let (mut keywords, mut forms) = (Cursor::new(&self.keywords), Cursor::new(&self.forms));
-        // The last line hit: where it starts and ends, and its class. A line equal to it is
-        // hit too (see `repeat`) and has its class, for the cost of a compare.
+        // The last line classified: where it starts and ends, and its class. A line equal to
+        // it is hit alike (see `repeat`) and has its class, for the cost of a compare.
         let mut last: Option<(usize, usize, Class)> = None;
+        // The last line classified was not `Other` and came right after the one before it:
+        // in such a run the next line is classified without a search. Where nearly every
+        // line is hit (a log of compiler errors), the search's cost for each was a third of
+        // the look's, and by the contract a line without a pattern is classified `Other`
+        // anyway; a run costs one line classified for nothing at its end.
+        let mut run = false;
         loop {
             if let Some((start, end, class)) = last {
                 if let Some(next_end) = repeat(bytes, start, end) {
@@ -227,6 +233,7 @@ impl Lookahead for Prefilter {
                         });
                     }
                     last = Some((end + 1, next_end, class));
+                    run = class != Class::Other;
                     if next_end == bytes.len() {
                         break;
                     }
@@ -234,16 +241,21 @@ impl Lookahead for Prefilter {
                     continue;
                 }
             }
-            let Some(hit) = keywords
-                .hit(text, from)
-                .into_iter()
-                .chain(forms.hit(text, from))
-                .min()
-            else {
-                break;
+            let start = if run {
+                from + 1
+            } else {
+                let Some(hit) = keywords
+                    .hit(text, from)
+                    .into_iter()
+                    .chain(forms.hit(text, from))
+                    .min()
+                else {
+                    break;
+                };
+                // The hit's line starts after the last '\n' at or before it (there is one at
+                // `from`).
+                memchr::memrchr(b'\n', &bytes[from..=hit]).map_or(from, |nl| from + nl) + 1
             };
-            // The hit's line starts after the last '\n' at or before it (there is one at `from`).
-            let start = memchr::memrchr(b'\n', &bytes[from..=hit]).map_or(from, |nl| from + nl) + 1;
             if start >= bytes.len() {
                 break;
             }
@@ -252,11 +264,15 @@ impl Lookahead for Prefilter {
             let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
             // No keyword of the line starts before `quiet`: each holds a keyword pattern at
             // its start or one byte in (`xception`, `raceback`), and the automaton's hit is
-            // the leftmost of them at or after `from`.
-            let quiet = keywords
-                .hit(text, from)
-                .map_or(end, |k| k.min(end))
-                .saturating_sub(start + 1);
+            // the leftmost of them at or after `from`. In a run nothing was searched.
+            let quiet = if run {
+                0
+            } else {
+                keywords
+                    .hit(text, from)
+                    .map_or(end, |k| k.min(end))
+                    .saturating_sub(start + 1)
+            };
             let class = Shown::new(&text[start..end]).class_after(quiet);
             if class != Class::Other {
                 found.push(Candidate {
@@ -266,6 +282,7 @@ impl Lookahead for Prefilter {
                     class,
                 });
             }
+            run = class != Class::Other && last.is_some_and(|(_, end, _)| end + 1 == start);
             last = Some((start, end, class));
             if end == bytes.len() {
                 break;
@@ -567,7 +584,6 @@ mod tests {
         for pattern in PATTERNS.iter().chain(FORM_PATTERNS) {
             assert!(!pattern.as_bytes()[1..].contains(&b'\n'), "{pattern:?}");
         }
-        let pre = Prefilter::default();
         let words = [
             "error", "FAILED", "OK", "ok", "x", " ", "warning:", "E  ", "\r", "\x1b[1m",
         ];
@@ -581,25 +597,77 @@ mod tests {
                 text.push('\n');
             }
         }
-        for text in [text.as_str(), text.trim_end_matches('\n')] {
-            let mut want = Vec::new();
-            let mut start = 0;
-            for (no, raw) in text.split('\n').enumerate() {
-                let end = start + raw.len();
-                let hit = pre.next_hit(&format!("\n{raw}"), 0).is_some();
-                let class = c(raw);
-                if no > 0 && hit && class != Class::Other {
-                    want.push(Candidate {
-                        start,
-                        end,
-                        line: no as u64,
-                        class,
-                    });
-                }
-                start = end + 1;
-            }
-            assert_eq!(pre.look(text), want);
+        looks_line_by_line(&text);
+    }
+
+    /// Asserts that the look-ahead finds in `text`, and in `text` without its last `'\n'`,
+    /// what a scan of each line alone finds.
+    fn looks_line_by_line(text: &str) {
+        let pre = Prefilter::default();
+        for text in [text, text.trim_end_matches('\n')] {
+            assert_eq!(pre.look(text), line_by_line(&pre, text));
         }
+    }
+
+    /// What the look-ahead should find in `text`: each line but the first that a scan of it
+    /// alone hits and that is not `Other`.
+    fn line_by_line(pre: &Prefilter, text: &str) -> Vec<Candidate> {
+        let mut want = Vec::new();
+        let mut start = 0;
+        for (no, raw) in text.split('\n').enumerate() {
+            let end = start + raw.len();
+            let hit = pre.next_hit(&format!("\n{raw}"), 0).is_some();
+            let class = c(raw);
+            if no > 0 && hit && class != Class::Other {
+                want.push(Candidate {
+                    start,
+                    end,
+                    line: no as u64,
+                    class,
+                });
+            }
+            start = end + 1;
+        }
+        want
+    }
+
+    /// In a run of lines that are not `Other` the next line is classified without a search:
+    /// what the look-ahead finds is still what a scan of each line on its own finds, however
+    /// runs start and end (a line without a pattern, one whose pattern says nothing, one whose
+    /// escapes form a pattern, one redrawn by a carriage return).
+    #[test]
+    fn runs_of_classified_lines_are_found_as_if_each_were_scanned() {
+        let kinds = [
+            "src/a.c:3:1: error: 'x' undeclared",
+            "src/b.c:4:2: warning: unused variable 'y'",
+            "==== 1 failed, 2 passed in 0.1s ====",
+            "compiling src/c.c",
+            "0 errors",
+            "err\x1b[0mor: x undeclared",
+            "\x1b[31merror\x1b[0m: x undeclared",
+            "error: old state\rall good now",
+            "E       assert 1 == 2",
+            "error: cannot link",
+            "",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut text = String::new();
+        for _ in 0..4000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let kind = kinds[usize::try_from(seed % kinds.len() as u64).unwrap()];
+            // Runs of one kind, and numbers that make most lines differ from the one before.
+            for n in 0..=(seed >> 32) % 5 {
+                text.push_str(kind);
+                if n % 2 == 1 {
+                    text.push(' ');
+                    text.push_str(&n.to_string());
+                }
+                text.push('\n');
+            }
+        }
+        looks_line_by_line(&text);
     }
 
     /// The prefilter's contract: a line it does not hit is `Other`.
