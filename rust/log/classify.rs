@@ -21,7 +21,7 @@ use super::keyword::first_signal_from;
 use super::noise::{clean, last_state, without_escapes};
 use super::summary::is_summary;
 use crate::sink::Lookahead;
-use crate::text::count_newlines;
+use crate::text::{char_count, count_newlines};
 
 /// Bytes of a line that decide its class; the rest of a very long line is never scanned again.
 pub const CLASSIFY_PREFIX: usize = 64 * 1024;
@@ -194,6 +194,31 @@ pub struct Candidate {
     /// Lines of the block before it.
     pub line: u64,
     pub class: Class,
+    /// What the look read of the line, if it shows as it is.
+    pub plain: Option<Plain>,
+}
+
+/// What the look-ahead read of a line that shows as it is (no escape, no carriage return),
+/// so that the planner, whose core is the busier one, need not read it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plain {
+    /// Bytes of its CI prefix.
+    framed: u32,
+    /// Its characters.
+    chars: u32,
+}
+
+impl Plain {
+    /// What `line` says of its raw line, if it shows as it is (and its numbers fit).
+    fn of(line: &Shown) -> Option<Plain> {
+        if line.escaped || line.state.len() != line.raw.len() {
+            return None;
+        }
+        Some(Plain {
+            framed: u32::try_from(line.framed).ok()?,
+            chars: u32::try_from(line.chars()).ok()?,
+        })
+    }
 }
 
 impl Lookahead for Prefilter {
@@ -225,11 +250,17 @@ impl Lookahead for Prefilter {
                     line += 1;
                     counted = end + 1;
                     if class != Class::Other {
+                        // Equal lines read alike.
+                        let plain = found
+                            .last()
+                            .filter(|c| c.start == start)
+                            .and_then(|c| c.plain);
                         found.push(Candidate {
                             start: end + 1,
                             end: next_end,
                             line,
                             class,
+                            plain,
                         });
                     }
                     last = Some((end + 1, next_end, class));
@@ -273,13 +304,15 @@ impl Lookahead for Prefilter {
                     .map_or(end, |k| k.min(end))
                     .saturating_sub(start + 1)
             };
-            let class = Shown::new(&text[start..end]).class_after(quiet);
+            let shown = Shown::new(&text[start..end]);
+            let class = shown.class_after(quiet);
             if class != Class::Other {
                 found.push(Candidate {
                     start,
                     end,
                     line,
                     class,
+                    plain: Plain::of(&shown),
                 });
             }
             run = class != Class::Other && last.is_some_and(|(_, end, _)| end + 1 == start);
@@ -323,7 +356,7 @@ pub fn classify(raw: &str) -> Class {
     let line = clean(raw);
     // Rules about how a line starts look at it before escapes are removed, as the prefilter's
     // line-start patterns do.
-    classify_clean(&line, last_state(raw), 0)
+    classify_clean(&line, frame::prefix_len(&line), last_state(raw), 0)
 }
 
 /// Whether the prefilter, which scans raw text, sees a pattern in `raw` wherever `classify`
@@ -352,6 +385,10 @@ pub struct Shown<'a> {
     pub text: Cow<'a, str>,
     /// `raw` holds an escape character.
     escaped: bool,
+    /// Bytes of the CI prefix of `text`.
+    framed: usize,
+    /// Characters of `raw`, when the look-ahead counted them.
+    chars: Option<u64>,
 }
 
 impl<'a> Shown<'a> {
@@ -365,27 +402,45 @@ impl<'a> Shown<'a> {
                 state: raw,
                 text: Cow::Borrowed(raw),
                 escaped: false,
+                framed: frame::prefix_len(raw),
+                chars: None,
             };
         }
         let state = last_state(raw);
+        let text = without_escapes(state);
         Shown {
             raw,
             state,
-            text: without_escapes(state),
+            framed: frame::prefix_len(&text),
+            text,
             escaped: memchr::memchr(0x1b, raw.as_bytes()).is_some(),
+            chars: None,
         }
     }
 
-    /// The raw line.
+    /// The line `raw`, which the look-ahead read as `plain`.
     #[must_use]
-    pub fn raw(&self) -> &'a str {
-        self.raw
+    pub fn read(raw: &'a str, plain: Plain) -> Self {
+        Shown {
+            raw,
+            state: raw,
+            text: Cow::Borrowed(raw),
+            escaped: false,
+            framed: plain.framed as usize,
+            chars: Some(u64::from(plain.chars)),
+        }
+    }
+
+    /// Characters of the raw line.
+    #[must_use]
+    pub fn chars(&self) -> u64 {
+        self.chars.unwrap_or_else(|| char_count(self.raw))
     }
 
     /// The cleaned line after any CI prefix: what trace rules read.
     #[must_use]
     pub fn body(&self) -> &str {
-        &self.text[frame::prefix_len(&self.text)..]
+        &self.text[self.framed..]
     }
 
     /// [`classify`] of the raw line.
@@ -402,19 +457,20 @@ impl<'a> Shown<'a> {
             }
             // The raw line's offsets are the shown line's only when it shows as it is.
             let plain = !self.escaped && self.state.len() == self.raw.len();
-            classify_clean(&self.text, self.state, if plain { quiet } else { 0 })
+            let quiet = if plain { quiet } else { 0 };
+            classify_clean(&self.text, self.framed, self.state, quiet)
         } else {
             classify(self.raw)
         }
     }
 }
 
-/// The class of the cleaned line `line`, whose last state before escapes are removed is
-/// `start`; no keyword of `line` starts before byte `quiet`.
-fn classify_clean(line: &str, start: &str, quiet: usize) -> Class {
+/// The class of the cleaned line `line`, whose CI prefix takes `framed` bytes and whose last
+/// state before escapes are removed is `start`; no keyword of `line` starts before byte
+/// `quiet`.
+fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class {
     // A CI system's prefix says nothing of the line; rules about how a line starts apply
     // after it only where the prefilter can see that start (see `frame::starts_after`).
-    let framed = frame::prefix_len(line);
     let (prefix, body) = line.split_at(framed);
     let cut = frame::prefix_len(start);
     let framed_start = if frame::starts_after(start, cut) {
@@ -624,6 +680,7 @@ mod tests {
                     end,
                     line: no as u64,
                     class,
+                    plain: Plain::of(&Shown::new(raw)),
                 });
             }
             start = end + 1;

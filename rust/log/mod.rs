@@ -382,7 +382,7 @@ impl LogPlanner {
         while at < bytes.len() {
             // The prefilter vouches for every line but the first: a line it did not find is
             // `Other`. With no block open, only the lines it found need a look.
-            let (known, end) = if at == 0 {
+            let (known, found_line) = if at == 0 {
                 (None, None)
             } else {
                 // `at` only moves forward: a walk costs less than a search from every line.
@@ -390,21 +390,23 @@ impl LogPlanner {
                     next += 1;
                 }
                 match found.get(next) {
-                    Some(c) if c.start == at => (Some(c.class), Some(c.end)),
+                    Some(c) if c.start == at => (Some(c.class), Some(c)),
                     Some(c) if self.open.is_none() && self.pending.is_none() => {
                         at = c.start;
                         at_no = first_no + c.line;
-                        (Some(c.class), Some(c.end))
+                        (Some(c.class), Some(c))
                     }
                     None if self.open.is_none() && self.pending.is_none() => break,
                     _ => (Some(Class::Other), None),
                 }
             };
-            let end = end.unwrap_or_else(|| {
-                memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i)
-            });
-            let line = match read.take() {
-                Some((start, line)) if start == at => line,
+            let end = found_line.map_or_else(
+                || memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i),
+                |c| c.end,
+            );
+            let line = match (read.take(), found_line.and_then(|c| c.plain)) {
+                (Some((start, line)), _) if start == at => line,
+                (_, Some(plain)) => Shown::read(&text[at..end], plain),
                 _ => Shown::new(&text[at..end]),
             };
             if self.open.is_some() {
@@ -489,7 +491,7 @@ fn keep_shown(line: &Shown, no: u64, class: Class, nl: bool, cum: Counts, line_k
         class,
         cum,
         text: Arc::from(&line.text[..cut]),
-        chars: char_count(line.raw()),
+        chars: line.chars(),
         nl,
         truncated: cut < line.text.len(),
     }
