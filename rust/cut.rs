@@ -153,7 +153,12 @@ fn escape_end(text: &str, esc: usize) -> usize {
 /// sequence, at most [`MAX_SHIFT`] characters back (`at` itself when there is none). `text`
 /// starts where a line or the input does.
 #[must_use]
+#[inline]
 pub fn cut_before(text: &str, at: usize) -> usize {
+    // Most lines are kept whole, and a cut at an end splits nothing.
+    if at == 0 || at >= text.len() {
+        return at;
+    }
     shift(text, at, Whole::Before)
 }
 

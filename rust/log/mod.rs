@@ -237,6 +237,10 @@ impl LogPlanner {
         room: usize,
         mut lines: Vec<Kept>,
     ) -> Vec<Kept> {
+        // Each error line right after another's block has no room: on a log of errors, most.
+        if room == 0 {
+            return lines;
+        }
         lines_before(
             block,
             start,
