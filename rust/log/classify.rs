@@ -238,13 +238,14 @@ impl Lookahead for Prefilter {
         // The last line classified: where it starts and ends, and its class. A line equal to
         // it is hit alike (see `repeat`) and has its class, for the cost of a compare.
         let mut last: Option<(usize, usize, Class)> = None;
-        // The last line classified was not `Other` and came right after the one before it:
-        // in such a run the next line is classified without a search. Where nearly every
-        // line is hit (a log of compiler errors), the search's cost for each was a third of
-        // the look's, and by the contract a line without a pattern is classified `Other`
-        // anyway; a run costs one line classified for nothing at its end.
-        let mut run = false;
+        // Lines not `Other` in a row, each right after the one before: after a run of
+        // [`RUN`] the next line is classified without a search. Where nearly every line is
+        // hit (a log of compiler errors), the search's cost for each was a third of the
+        // look's, and by the contract a line without a pattern is classified `Other` anyway;
+        // a run costs one line classified for nothing at its end.
+        let mut in_row = 0;
         loop {
+            let run = in_row >= RUN;
             if let Some((start, end, class)) = last {
                 if let Some(next_end) = repeat(bytes, start, end) {
                     line += 1;
@@ -264,7 +265,7 @@ impl Lookahead for Prefilter {
                         });
                     }
                     last = Some((end + 1, next_end, class));
-                    run = class != Class::Other;
+                    in_row = if class == Class::Other { 0 } else { in_row + 1 };
                     if next_end == bytes.len() {
                         break;
                     }
@@ -315,7 +316,11 @@ impl Lookahead for Prefilter {
                     plain: Plain::of(&shown),
                 });
             }
-            run = class != Class::Other && last.is_some_and(|(_, end, _)| end + 1 == start);
+            in_row = match class {
+                Class::Other => 0,
+                _ if last.is_some_and(|(_, end, _)| end + 1 == start) => in_row + 1,
+                _ => 1,
+            };
             last = Some((start, end, class));
             if end == bytes.len() {
                 break;
@@ -325,6 +330,11 @@ impl Lookahead for Prefilter {
         found
     }
 }
+
+/// Lines not `Other` in a row after which the look-ahead classifies the next line without a
+/// search: long enough that the pairs of a sparse log (a traceback's last two lines) make
+/// no run, whose last line would be classified for nothing.
+const RUN: u32 = 3;
 
 /// The end of the line after the one at `start..end` of `bytes` (which ends in a `'\n'`, or
 /// at the end of `bytes`) when the two are equal, else `None`.
