@@ -155,8 +155,8 @@ fn escape_end(text: &str, esc: usize) -> usize {
 #[must_use]
 #[inline]
 pub fn cut_before(text: &str, at: usize) -> usize {
-    // Most lines a planner keeps are shorter than the cap, and are not cut at all.
-    if at >= text.len() {
+    // Most lines are kept whole, and a cut at an end splits nothing.
+    if at == 0 || at >= text.len() {
         return at;
     }
     shift(text, at, Whole::Before)

@@ -21,7 +21,7 @@ use super::keyword::first_signal_from;
 use super::noise::{clean, last_state, without_escapes};
 use super::summary::is_summary;
 use crate::sink::Lookahead;
-use crate::text::count_newlines;
+use crate::text::{char_count, count_newlines};
 
 /// Bytes of a line that decide its class; the rest of a very long line is never scanned again.
 pub const CLASSIFY_PREFIX: usize = 64 * 1024;
@@ -194,6 +194,31 @@ pub struct Candidate {
     /// Lines of the block before it.
     pub line: u64,
     pub class: Class,
+    /// What the look read of the line, if it shows as it is.
+    pub plain: Option<Plain>,
+}
+
+/// What the look-ahead read of a line that shows as it is (no escape, no carriage return),
+/// so that the planner, whose core is the busier one, need not read it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plain {
+    /// Bytes of its CI prefix.
+    framed: u32,
+    /// Its characters.
+    chars: u32,
+}
+
+impl Plain {
+    /// What `line` says of its raw line, if it shows as it is (and its numbers fit).
+    fn of(line: &Shown) -> Option<Plain> {
+        if line.escaped || line.state.len() != line.raw.len() {
+            return None;
+        }
+        Some(Plain {
+            framed: u32::try_from(line.framed).ok()?,
+            chars: u32::try_from(line.chars()).ok()?,
+        })
+    }
 }
 
 impl Lookahead for Prefilter {
@@ -210,23 +235,37 @@ impl Lookahead for Prefilter {
         };
         let (mut counted, mut line) = (0, 0);
         let (mut keywords, mut forms) = (Cursor::new(&self.keywords), Cursor::new(&self.forms));
-        // The last line hit: where it starts and ends, and its class. A line equal to it is
-        // hit too (see `repeat`) and has its class, for the cost of a compare.
+        // The last line classified: where it starts and ends, and its class. A line equal to
+        // it is hit alike (see `repeat`) and has its class, for the cost of a compare.
         let mut last: Option<(usize, usize, Class)> = None;
+        // Lines not `Other` in a row, each right after the one before: after a run of
+        // [`RUN`] the next line is classified without a search. Where nearly every line is
+        // hit (a log of compiler errors), the search's cost for each was a third of the
+        // look's, and by the contract a line without a pattern is classified `Other` anyway;
+        // a run costs one line classified for nothing at its end.
+        let mut in_row = 0;
         loop {
+            let run = in_row >= RUN;
             if let Some((start, end, class)) = last {
                 if let Some(next_end) = repeat(bytes, start, end) {
                     line += 1;
                     counted = end + 1;
                     if class != Class::Other {
+                        // Equal lines read alike.
+                        let plain = found
+                            .last()
+                            .filter(|c| c.start == start)
+                            .and_then(|c| c.plain);
                         found.push(Candidate {
                             start: end + 1,
                             end: next_end,
                             line,
                             class,
+                            plain,
                         });
                     }
                     last = Some((end + 1, next_end, class));
+                    in_row = if class == Class::Other { 0 } else { in_row + 1 };
                     if next_end == bytes.len() {
                         break;
                     }
@@ -234,16 +273,21 @@ impl Lookahead for Prefilter {
                     continue;
                 }
             }
-            let Some(hit) = keywords
-                .hit(text, from)
-                .into_iter()
-                .chain(forms.hit(text, from))
-                .min()
-            else {
-                break;
+            let start = if run {
+                from + 1
+            } else {
+                let Some(hit) = keywords
+                    .hit(text, from)
+                    .into_iter()
+                    .chain(forms.hit(text, from))
+                    .min()
+                else {
+                    break;
+                };
+                // The hit's line starts after the last '\n' at or before it (there is one at
+                // `from`).
+                memchr::memrchr(b'\n', &bytes[from..=hit]).map_or(from, |nl| from + nl) + 1
             };
-            // The hit's line starts after the last '\n' at or before it (there is one at `from`).
-            let start = memchr::memrchr(b'\n', &bytes[from..=hit]).map_or(from, |nl| from + nl) + 1;
             if start >= bytes.len() {
                 break;
             }
@@ -252,20 +296,31 @@ impl Lookahead for Prefilter {
             let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
             // No keyword of the line starts before `quiet`: each holds a keyword pattern at
             // its start or one byte in (`xception`, `raceback`), and the automaton's hit is
-            // the leftmost of them at or after `from`.
-            let quiet = keywords
-                .hit(text, from)
-                .map_or(end, |k| k.min(end))
-                .saturating_sub(start + 1);
-            let class = Shown::new(&text[start..end]).class_after(quiet);
+            // the leftmost of them at or after `from`. In a run nothing was searched.
+            let quiet = if run {
+                0
+            } else {
+                keywords
+                    .hit(text, from)
+                    .map_or(end, |k| k.min(end))
+                    .saturating_sub(start + 1)
+            };
+            let shown = Shown::new(&text[start..end]);
+            let class = shown.class_after(quiet);
             if class != Class::Other {
                 found.push(Candidate {
                     start,
                     end,
                     line,
                     class,
+                    plain: Plain::of(&shown),
                 });
             }
+            in_row = match class {
+                Class::Other => 0,
+                _ if last.is_some_and(|(_, end, _)| end + 1 == start) => in_row + 1,
+                _ => 1,
+            };
             last = Some((start, end, class));
             if end == bytes.len() {
                 break;
@@ -275,6 +330,11 @@ impl Lookahead for Prefilter {
         found
     }
 }
+
+/// Lines not `Other` in a row after which the look-ahead classifies the next line without a
+/// search: long enough that the pairs of a sparse log (a traceback's last two lines) make
+/// no run, whose last line would be classified for nothing.
+const RUN: u32 = 3;
 
 /// The end of the line after the one at `start..end` of `bytes` (which ends in a `'\n'`, or
 /// at the end of `bytes`) when the two are equal, else `None`.
@@ -306,7 +366,7 @@ pub fn classify(raw: &str) -> Class {
     let line = clean(raw);
     // Rules about how a line starts look at it before escapes are removed, as the prefilter's
     // line-start patterns do.
-    classify_clean(&line, last_state(raw), 0)
+    classify_clean(&line, frame::prefix_len(&line), last_state(raw), 0)
 }
 
 /// Whether the prefilter, which scans raw text, sees a pattern in `raw` wherever `classify`
@@ -335,6 +395,10 @@ pub struct Shown<'a> {
     pub text: Cow<'a, str>,
     /// `raw` holds an escape character.
     escaped: bool,
+    /// Bytes of the CI prefix of `text`.
+    framed: usize,
+    /// Characters of `raw`, when the look-ahead counted them.
+    chars: Option<u64>,
 }
 
 impl<'a> Shown<'a> {
@@ -348,27 +412,45 @@ impl<'a> Shown<'a> {
                 state: raw,
                 text: Cow::Borrowed(raw),
                 escaped: false,
+                framed: frame::prefix_len(raw),
+                chars: None,
             };
         }
         let state = last_state(raw);
+        let text = without_escapes(state);
         Shown {
             raw,
             state,
-            text: without_escapes(state),
+            framed: frame::prefix_len(&text),
+            text,
             escaped: memchr::memchr(0x1b, raw.as_bytes()).is_some(),
+            chars: None,
         }
     }
 
-    /// The raw line.
+    /// The line `raw`, which the look-ahead read as `plain`.
     #[must_use]
-    pub fn raw(&self) -> &'a str {
-        self.raw
+    pub fn read(raw: &'a str, plain: Plain) -> Self {
+        Shown {
+            raw,
+            state: raw,
+            text: Cow::Borrowed(raw),
+            escaped: false,
+            framed: plain.framed as usize,
+            chars: Some(u64::from(plain.chars)),
+        }
+    }
+
+    /// Characters of the raw line.
+    #[must_use]
+    pub fn chars(&self) -> u64 {
+        self.chars.unwrap_or_else(|| char_count(self.raw))
     }
 
     /// The cleaned line after any CI prefix: what trace rules read.
     #[must_use]
     pub fn body(&self) -> &str {
-        &self.text[frame::prefix_len(&self.text)..]
+        &self.text[self.framed..]
     }
 
     /// [`classify`] of the raw line.
@@ -385,19 +467,20 @@ impl<'a> Shown<'a> {
             }
             // The raw line's offsets are the shown line's only when it shows as it is.
             let plain = !self.escaped && self.state.len() == self.raw.len();
-            classify_clean(&self.text, self.state, if plain { quiet } else { 0 })
+            let quiet = if plain { quiet } else { 0 };
+            classify_clean(&self.text, self.framed, self.state, quiet)
         } else {
             classify(self.raw)
         }
     }
 }
 
-/// The class of the cleaned line `line`, whose last state before escapes are removed is
-/// `start`; no keyword of `line` starts before byte `quiet`.
-fn classify_clean(line: &str, start: &str, quiet: usize) -> Class {
+/// The class of the cleaned line `line`, whose CI prefix takes `framed` bytes and whose last
+/// state before escapes are removed is `start`; no keyword of `line` starts before byte
+/// `quiet`.
+fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class {
     // A CI system's prefix says nothing of the line; rules about how a line starts apply
     // after it only where the prefilter can see that start (see `frame::starts_after`).
-    let framed = frame::prefix_len(line);
     let (prefix, body) = line.split_at(framed);
     let cut = frame::prefix_len(start);
     let framed_start = if frame::starts_after(start, cut) {
@@ -567,7 +650,6 @@ mod tests {
         for pattern in PATTERNS.iter().chain(FORM_PATTERNS) {
             assert!(!pattern.as_bytes()[1..].contains(&b'\n'), "{pattern:?}");
         }
-        let pre = Prefilter::default();
         let words = [
             "error", "FAILED", "OK", "ok", "x", " ", "warning:", "E  ", "\r", "\x1b[1m",
         ];
@@ -581,25 +663,78 @@ mod tests {
                 text.push('\n');
             }
         }
-        for text in [text.as_str(), text.trim_end_matches('\n')] {
-            let mut want = Vec::new();
-            let mut start = 0;
-            for (no, raw) in text.split('\n').enumerate() {
-                let end = start + raw.len();
-                let hit = pre.next_hit(&format!("\n{raw}"), 0).is_some();
-                let class = c(raw);
-                if no > 0 && hit && class != Class::Other {
-                    want.push(Candidate {
-                        start,
-                        end,
-                        line: no as u64,
-                        class,
-                    });
-                }
-                start = end + 1;
-            }
-            assert_eq!(pre.look(text), want);
+        looks_line_by_line(&text);
+    }
+
+    /// Asserts that the look-ahead finds in `text`, and in `text` without its last `'\n'`,
+    /// what a scan of each line alone finds.
+    fn looks_line_by_line(text: &str) {
+        let pre = Prefilter::default();
+        for text in [text, text.trim_end_matches('\n')] {
+            assert_eq!(pre.look(text), line_by_line(&pre, text));
         }
+    }
+
+    /// What the look-ahead should find in `text`: each line but the first that a scan of it
+    /// alone hits and that is not `Other`.
+    fn line_by_line(pre: &Prefilter, text: &str) -> Vec<Candidate> {
+        let mut want = Vec::new();
+        let mut start = 0;
+        for (no, raw) in text.split('\n').enumerate() {
+            let end = start + raw.len();
+            let hit = pre.next_hit(&format!("\n{raw}"), 0).is_some();
+            let class = c(raw);
+            if no > 0 && hit && class != Class::Other {
+                want.push(Candidate {
+                    start,
+                    end,
+                    line: no as u64,
+                    class,
+                    plain: Plain::of(&Shown::new(raw)),
+                });
+            }
+            start = end + 1;
+        }
+        want
+    }
+
+    /// In a run of lines that are not `Other` the next line is classified without a search:
+    /// what the look-ahead finds is still what a scan of each line on its own finds, however
+    /// runs start and end (a line without a pattern, one whose pattern says nothing, one whose
+    /// escapes form a pattern, one redrawn by a carriage return).
+    #[test]
+    fn runs_of_classified_lines_are_found_as_if_each_were_scanned() {
+        let kinds = [
+            "src/a.c:3:1: error: 'x' undeclared",
+            "src/b.c:4:2: warning: unused variable 'y'",
+            "==== 1 failed, 2 passed in 0.1s ====",
+            "compiling src/c.c",
+            "0 errors",
+            "err\x1b[0mor: x undeclared",
+            "\x1b[31merror\x1b[0m: x undeclared",
+            "error: old state\rall good now",
+            "E       assert 1 == 2",
+            "error: cannot link",
+            "",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut text = String::new();
+        for _ in 0..4000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let kind = kinds[usize::try_from(seed % kinds.len() as u64).unwrap()];
+            // Runs of one kind, and numbers that make most lines differ from the one before.
+            for n in 0..=(seed >> 32) % 5 {
+                text.push_str(kind);
+                if n % 2 == 1 {
+                    text.push(' ');
+                    text.push_str(&n.to_string());
+                }
+                text.push('\n');
+            }
+        }
+        looks_line_by_line(&text);
     }
 
     /// The prefilter's contract: a line it does not hit is `Other`.

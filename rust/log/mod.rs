@@ -161,7 +161,8 @@ impl LogPlanner {
             return;
         }
         let context = if class == Class::Error {
-            self.context_before(block, start, no)
+            let lines = self.blocks.spare();
+            self.context_before(block, start, no, lines)
         } else {
             Vec::new()
         };
@@ -172,7 +173,8 @@ impl LogPlanner {
                 .back()
                 .and_then(|v| v.last())
                 .map_or(0, |k| k.no);
-            self.lines_back(block, start, no, room_after(after, no, VERDICT_LINES))
+            let room = room_after(after, no, VERDICT_LINES);
+            self.lines_back(block, start, no, room, Vec::new())
         });
         self.counts.add(class);
         if class == Class::Warning {
@@ -221,23 +223,40 @@ impl LogPlanner {
     }
 
     /// Up to [`CONTEXT_LINES`] lines before line `no`, which starts at byte `start` of `text`,
-    /// none of them at or before the last line a stored block holds.
-    fn context_before(&self, block: Scanned, start: usize, no: u64) -> Vec<Kept> {
+    /// none of them at or before the last line a stored block holds, in the empty `lines`.
+    fn context_before(&self, block: Scanned, start: usize, no: u64, lines: Vec<Kept>) -> Vec<Kept> {
         let room = room_after(self.last_stored, no, CONTEXT_LINES);
-        self.lines_back(block, start, no, room)
+        self.lines_back(block, start, no, room, lines)
     }
 
-    /// Up to `room` lines before line `no`, which starts at byte `start` of `block`: from
-    /// the block, then from the lines before it.
-    fn lines_back(&self, block: Scanned, start: usize, no: u64, room: usize) -> Vec<Kept> {
-        let mut lines = lines_before(block, start, no, self.counts, room, self.line_keep);
+    /// Up to `room` lines before line `no`, which starts at byte `start` of `block`, in the
+    /// empty `lines`: from the block, then from the lines before it.
+    fn lines_back(
+        &self,
+        block: Scanned,
+        start: usize,
+        no: u64,
+        room: usize,
+        mut lines: Vec<Kept>,
+    ) -> Vec<Kept> {
+        // Each error line right after another's block has no room: on a log of errors, most.
+        if room == 0 {
+            return lines;
+        }
+        lines_before(
+            block,
+            start,
+            no,
+            self.counts,
+            room,
+            self.line_keep,
+            &mut lines,
+        );
         let first = lines.first().map_or(no, |l| l.no);
         let want = (room - lines.len()) as u64;
         if want > 0 && self.recent.back().is_some_and(|p| p.no + 1 == first) {
             let earlier = self.recent.iter().filter(|p| p.no + want >= first);
-            let mut all: Vec<Kept> = earlier.cloned().collect();
-            all.append(&mut lines);
-            lines = all;
+            lines.splice(0..0, earlier.cloned());
         }
         lines
     }
@@ -379,7 +398,7 @@ impl LogPlanner {
         while at < bytes.len() {
             // The prefilter vouches for every line but the first: a line it did not find is
             // `Other`. With no block open, only the lines it found need a look.
-            let (known, end) = if at == 0 {
+            let (known, found_line) = if at == 0 {
                 (None, None)
             } else {
                 // `at` only moves forward: a walk costs less than a search from every line.
@@ -387,21 +406,23 @@ impl LogPlanner {
                     next += 1;
                 }
                 match found.get(next) {
-                    Some(c) if c.start == at => (Some(c.class), Some(c.end)),
+                    Some(c) if c.start == at => (Some(c.class), Some(c)),
                     Some(c) if self.open.is_none() && self.pending.is_none() => {
                         at = c.start;
                         at_no = first_no + c.line;
-                        (Some(c.class), Some(c.end))
+                        (Some(c.class), Some(c))
                     }
                     None if self.open.is_none() && self.pending.is_none() => break,
                     _ => (Some(Class::Other), None),
                 }
             };
-            let end = end.unwrap_or_else(|| {
-                memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i)
-            });
-            let line = match read.take() {
-                Some((start, line)) if start == at => line,
+            let end = found_line.map_or_else(
+                || memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i),
+                |c| c.end,
+            );
+            let line = match (read.take(), found_line.and_then(|c| c.plain)) {
+                (Some((start, line)), _) if start == at => line,
+                (_, Some(plain)) => Shown::read(&text[at..end], plain),
                 _ => Shown::new(&text[at..end]),
             };
             if self.open.is_some() {
@@ -446,9 +467,9 @@ impl Scanned<'_> {
     }
 }
 
-/// Up to `room` lines of `block` before byte `end`, in order: `end` is just past the `'\n'`
-/// of line `no - 1` (or one past the end of the text, for a last line without one), and
-/// `cum` counts the classified lines through line `no - 1`.
+/// Up to `room` lines of `block` before byte `end`, in order, in the empty `lines`: `end` is
+/// just past the `'\n'` of line `no - 1` (or one past the end of the text, for a last line
+/// without one), and `cum` counts the classified lines through line `no - 1`.
 fn lines_before(
     block: Scanned,
     end: usize,
@@ -456,9 +477,10 @@ fn lines_before(
     cum: Counts,
     room: usize,
     line_keep: u64,
-) -> Vec<Kept> {
+    lines: &mut Vec<Kept>,
+) {
     let text = block.text;
-    let mut lines = Vec::with_capacity(room);
+    lines.reserve(room);
     let (mut end, mut no, mut cum) = (end, no, cum);
     while lines.len() < room && end > 0 && no > 1 {
         let from = memchr::memrchr(b'\n', &text.as_bytes()[..end - 1]).map_or(0, |i| i + 1);
@@ -470,7 +492,6 @@ fn lines_before(
         (end, no) = (from, no - 1);
     }
     lines.reverse();
-    lines
 }
 
 /// `raw` as a plan would show it: cleaned, and cut to `line_keep` characters.
@@ -502,7 +523,7 @@ fn unfilled<'a>(
         class,
         cum,
         text: Text::default(),
-        chars: char_count(line.raw()),
+        chars: line.chars(),
         nl,
         truncated: cut < line.text.len(),
     };
@@ -591,13 +612,15 @@ impl Sink for LogPlanner {
             text,
             found: &found,
         };
-        let kept = lines_before(
+        let mut kept = Vec::new();
+        lines_before(
             scanned,
             end,
             last.no + 1,
             self.counts,
             VERDICT_LINES,
             self.line_keep,
+            &mut kept,
         );
         if kept.first().is_some_and(|k| k.no != block.first_line) {
             // The block alone holds the lines to remember.
