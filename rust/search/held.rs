@@ -7,7 +7,7 @@
 
 use super::SearchPlanner;
 use super::line::{Continued, RowParse, continued_reading, parse_path_row};
-use super::path::Choice;
+use super::path::{Choice, has_extension};
 
 /// A whole line whose reading the line after it decides: a row whose path is not sure
 /// (`a-1-b:2:x` is a match of `a-1-b` or a context row of `a`), or a line that may be a
@@ -46,13 +46,22 @@ impl SearchPlanner {
     /// not a heading and a row. A sure context row does not beat a bare match: `7:.a-3-a` is
     /// line 7 of the heading's file sooner than line 3 of a file `7:.a`, printed with no match.
     /// Nor does a path that starts with the bare match's own `N:`: `8:a0.0a:7:` is line 8 of
-    /// the heading's file sooner than line 7 of a file `8:a0.0a`.
-    pub(super) fn confirms_heading(&self, held: &str, line: &str, bare: RowParse) -> bool {
+    /// the heading's file sooner than line 7 of a file `8:a0.0a`. When the held line reads as a
+    /// match row of a file with an extension (`a-12-b.py:2:x`), any path reading of `line`
+    /// wins: two rows of plain grep output are likelier than a heading with `.py:2:` in its
+    /// name over a bare row whose text reads as a path row.
+    pub(super) fn confirms_heading(&self, held: &Held, line: &str, bare: RowParse) -> bool {
+        let held_matches = held
+            .choice
+            .and_then(|c| c.first_match)
+            .is_some_and(|m| has_extension(&held.text[..m.path_len]));
         let beats_bare = |path: RowParse| {
-            path.certain && (!bare.is_match || (path.is_match && path.path_len < bare.text_start))
+            held_matches
+                || path.certain
+                    && (!bare.is_match || (path.is_match && path.path_len < bare.text_start))
         };
         !parse_path_row(line, self.previous(), None).is_some_and(|choice| beats_bare(choice.best))
-            && continued_reading(held, line).is_none()
+            && continued_reading(&held.text, line).is_none()
     }
 
     pub(super) fn hold(

@@ -220,7 +220,7 @@ impl SearchPlanner {
                     return;
                 }
                 if let Some(held) = self.held.take_if(|h| h.may_be_heading) {
-                    if self.confirms_heading(&held.text, line, row) {
+                    if self.confirms_heading(&held, line, row) {
                         self.search_lines += 1;
                         self.grow_fold(char_count(&held.text) + 2);
                         let path = held.text.strip_suffix('\r').unwrap_or(&held.text);

@@ -191,6 +191,13 @@ pub fn looks_like_path(s: &str) -> bool {
     prefix.is_path(s.as_bytes(), prefix.has_extension(s.as_bytes()))
 }
 
+/// Whether the last component of `path` ends in an extension (see [`Prefix::has_extension`]).
+pub fn has_extension(path: &str) -> bool {
+    let mut prefix = Prefix::default();
+    prefix.push_to(path.as_bytes(), path.len());
+    prefix.has_extension(path.as_bytes())
+}
+
 /// One way to read a line as `path`, a separator, a line number and text.
 #[derive(Debug, Clone, Copy)]
 pub struct Reading {

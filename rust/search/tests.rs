@@ -858,3 +858,29 @@ fn numbered_files_of_one_match_are_no_context_of_a_file_without_a_match() {
         }
     }
 }
+
+/// Found by the hypothesis search tests: the first line `src/0a-12-b.py:2:-3- x` (a match of
+/// `src/0a-12-b.py`, or a context row of `src/0a`) was taken for a `--heading` path, because
+/// the row after it, `2024-01-02/1a-12-b.py:1:x`, also reads as a bare context row `2024-`:
+/// the map showed a file named after the whole first line, with no match, and lost the second
+/// file. Likewise a second row starting with a time, `10:15:30/1.rs:1:x` (a bare match `10:`).
+/// A heading read alone, whose name holds a time, is still a heading.
+#[test]
+fn a_match_row_before_a_row_is_no_heading() {
+    for second in ["2024-01-02/1a-12-b.py", "10:15:30/1.rs"] {
+        let mut input = format!("src/0a-12-b.py:2:-3- x\n{second}:1:x\n");
+        let mut truth = vec![("src/0a-12-b.py".to_owned(), 1), (second.to_owned(), 1)];
+        for f in 2..25 {
+            _ = writeln!(input, "m{f}.rs:1:let");
+            truth.push((format!("m{f}.rs"), 1));
+        }
+        let planner = read_all(&input, 100_000);
+        assert_eq!(parsed_files(&planner), truth, "{second}");
+        assert_eq!(planner.table.other_lines, 0, "{second}");
+    }
+    let planner = read_all("src/10:15:30/6.rs\n1-a-1-b.py-2- x\n2:y\n", 100_000);
+    assert_eq!(
+        parsed_files(&planner),
+        [("src/10:15:30/6.rs".to_owned(), 1)]
+    );
+}
