@@ -20,6 +20,7 @@ use super::frame;
 use super::keyword::first_signal_from;
 use super::noise::{clean, last_state, without_escapes};
 use super::summary::is_summary;
+use super::trace;
 use crate::sink::Lookahead;
 use crate::text::{char_count, count_newlines};
 
@@ -206,18 +207,33 @@ pub struct Plain {
     framed: u32,
     /// Its characters.
     chars: u32,
+    /// Whether it goes on with an error block ([`trace::continues`]), worked out for a line
+    /// right after an error line: the first line a block's trace reads.
+    continues: Option<bool>,
 }
 
 impl Plain {
-    /// What `line` says of its raw line, if it shows as it is (and its numbers fit).
-    fn of(line: &Shown) -> Option<Plain> {
-        if line.escaped || line.state.len() != line.raw.len() {
+    /// What `line` says of its raw line, if it shows as it is (and its numbers fit); whether it
+    /// continues a trace is read when it comes `after_error`.
+    fn of(line: &Shown, after_error: bool) -> Option<Plain> {
+        if !line.shows_raw() {
             return None;
         }
         Some(Plain {
             framed: u32::try_from(line.framed).ok()?,
             chars: u32::try_from(line.chars()).ok()?,
+            continues: after_error.then(|| trace::continues(line.body())),
         })
+    }
+
+    /// What the look read of `line`, equal to the line it read as `self`, which comes right
+    /// before it and is of class `class`.
+    fn repeated(self, line: &str, class: Class) -> Plain {
+        let continues = (class == Class::Error).then(|| {
+            self.continues
+                .unwrap_or_else(|| trace::continues(&line[self.framed as usize..]))
+        });
+        Plain { continues, ..self }
     }
 }
 
@@ -251,11 +267,12 @@ impl Lookahead for Prefilter {
                     line += 1;
                     counted = end + 1;
                     if class != Class::Other {
-                        // Equal lines read alike.
+                        // Equal lines read alike, but for what comes after an error line.
                         let plain = found
                             .last()
                             .filter(|c| c.start == start)
-                            .and_then(|c| c.plain);
+                            .and_then(|c| c.plain)
+                            .map(|p| p.repeated(&text[end + 1..next_end], class));
                         found.push(Candidate {
                             start: end + 1,
                             end: next_end,
@@ -308,12 +325,14 @@ impl Lookahead for Prefilter {
             let shown = Shown::new(&text[start..end]);
             let class = shown.class_after(quiet);
             if class != Class::Other {
+                let after_error =
+                    last.is_some_and(|(_, end, class)| class == Class::Error && end + 1 == start);
                 found.push(Candidate {
                     start,
                     end,
                     line,
                     class,
-                    plain: Plain::of(&shown),
+                    plain: Plain::of(&shown, after_error),
                 });
             }
             in_row = match class {
@@ -399,6 +418,8 @@ pub struct Shown<'a> {
     framed: usize,
     /// Characters of `raw`, when the look-ahead counted them.
     chars: Option<u64>,
+    /// What [`trace::continues`] says of [`Shown::body`], when the look-ahead worked it out.
+    pub continues: Option<bool>,
 }
 
 impl<'a> Shown<'a> {
@@ -414,6 +435,7 @@ impl<'a> Shown<'a> {
                 escaped: false,
                 framed: frame::prefix_len(raw),
                 chars: None,
+                continues: None,
             };
         }
         let state = last_state(raw);
@@ -425,6 +447,7 @@ impl<'a> Shown<'a> {
             text,
             escaped: memchr::memchr(0x1b, raw.as_bytes()).is_some(),
             chars: None,
+            continues: None,
         }
     }
 
@@ -438,7 +461,14 @@ impl<'a> Shown<'a> {
             escaped: false,
             framed: plain.framed as usize,
             chars: Some(u64::from(plain.chars)),
+            continues: plain.continues,
         }
+    }
+
+    /// Whether the line shows as it is: its shown text is its raw text.
+    #[must_use]
+    pub fn shows_raw(&self) -> bool {
+        !self.escaped && self.state.len() == self.raw.len()
     }
 
     /// Characters of the raw line.
@@ -466,8 +496,7 @@ impl<'a> Shown<'a> {
                 return Class::Other;
             }
             // The raw line's offsets are the shown line's only when it shows as it is.
-            let plain = !self.escaped && self.state.len() == self.raw.len();
-            let quiet = if plain { quiet } else { 0 };
+            let quiet = if self.shows_raw() { quiet } else { 0 };
             classify_clean(&self.text, self.framed, self.state, quiet)
         } else {
             classify(self.raw)
@@ -678,19 +707,22 @@ mod tests {
     /// What the look-ahead should find in `text`: each line but the first that a scan of it
     /// alone hits and that is not `Other`.
     fn line_by_line(pre: &Prefilter, text: &str) -> Vec<Candidate> {
-        let mut want = Vec::new();
+        let mut want: Vec<Candidate> = Vec::new();
         let mut start = 0;
         for (no, raw) in text.split('\n').enumerate() {
             let end = start + raw.len();
             let hit = pre.next_hit(&format!("\n{raw}"), 0).is_some();
             let class = c(raw);
             if no > 0 && hit && class != Class::Other {
+                let after_error = want
+                    .last()
+                    .is_some_and(|w| w.class == Class::Error && w.line + 1 == no as u64);
                 want.push(Candidate {
                     start,
                     end,
                     line: no as u64,
                     class,
-                    plain: Plain::of(&Shown::new(raw)),
+                    plain: Plain::of(&Shown::new(raw), after_error),
                 });
             }
             start = end + 1;

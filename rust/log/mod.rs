@@ -86,6 +86,17 @@ fn shown_chars(line: &Kept) -> u64 {
     char_count(&line.text) + 1
 }
 
+/// Characters `text`, the text of `kept` just kept of `line`, takes when shown, `'\n'`
+/// included: a whole line that shows as it is takes its raw characters, which the look-ahead
+/// has most often counted already.
+fn kept_chars(line: &Shown, kept: &Kept, text: &str) -> u64 {
+    if !kept.truncated && line.shows_raw() {
+        kept.chars + 1
+    } else {
+        char_count(text) + 1
+    }
+}
+
 #[derive(Debug)]
 pub struct LogPlanner {
     budget: u64,
@@ -202,9 +213,10 @@ impl LogPlanner {
             Class::Error => {
                 let trace = Trace::open(line.body());
                 let before = context.len();
+                let shown = context.iter().map(shown_chars).sum::<u64>()
+                    + kept_chars(line, &kept, &kept.text);
                 let mut lines = context;
                 lines.push(kept);
-                let shown = lines.iter().map(shown_chars).sum();
                 self.open = Some(Open {
                     block: ErrorBlock {
                         lines,
@@ -297,7 +309,7 @@ impl LogPlanner {
             return false;
         };
         let class = known.unwrap_or_else(|| line.class());
-        match open.trace.step(line.body()) {
+        match open.trace.step(line.body(), line.continues) {
             // A line blank after its CI prefix may still be classified (a bare `##[error]`):
             // held, it would never be counted, so it ends the block and is read on its own.
             Step::Hold if class == Class::Other => {
@@ -318,7 +330,7 @@ impl LogPlanner {
                     open.absorbed.take_into(&mut open.block.lines);
                     open.block.lines.append(&mut open.held);
                 }
-                open.shown += char_count(text) + 1;
+                open.shown += kept_chars(line, &kept, text);
                 open.absorbed.push(kept, text);
                 // A block longer than the budget could never be shown whole: it goes on in a
                 // block of its own, so that its end can be shown too.

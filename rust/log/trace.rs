@@ -69,8 +69,9 @@ impl Trace {
         trace
     }
 
-    /// Whether `line` (cleaned, without its `'\n'`) continues the block.
-    pub fn step(&mut self, line: &str) -> Step {
+    /// Whether `line` (cleaned, without its `'\n'`) continues the block; `continues` is
+    /// [`continues`] of `line`, when known.
+    pub fn step(&mut self, line: &str, continues: Option<bool>) -> Step {
         if blank(line) {
             self.goroutine = false;
             self.heading = 0;
@@ -98,7 +99,7 @@ impl Trace {
             self.panic_message = false;
             Step::Absorb
         } else if self.heading > 0
-            || (continues(line) && !self.dedents(line))
+            || (continues.unwrap_or_else(|| self::continues(line)) && !self.dedents(line))
             || (self.diff && line.starts_with(['-', '+']))
         {
             Step::Absorb
@@ -310,7 +311,7 @@ fn starts_chain(line: &str) -> bool {
 }
 
 /// Lines that go on with a block without a blank line before them.
-fn continues(line: &str) -> bool {
+pub(super) fn continues(line: &str) -> bool {
     if BODY_STARTS.starts(line) || starts_chain(line) {
         return true;
     }
@@ -358,7 +359,7 @@ mod tests {
         let mut taken = 0;
         let mut held = 0;
         for line in lines {
-            match trace.step(line) {
+            match trace.step(line, None) {
                 Step::Absorb => {
                     taken += held + 1;
                     held = 0;
