@@ -15,6 +15,7 @@ use std::sync::LazyLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use super::class::Class;
+use super::dedup::Key;
 use super::evidence::Evidence;
 use super::frame;
 use super::keyword::first_signal_from;
@@ -210,12 +211,14 @@ pub struct Plain {
     /// Whether it goes on with an error block ([`trace::continues`]), worked out for a line
     /// right after an error line: the first line a block's trace reads.
     continues: Option<bool>,
+    /// Its key in the table of errors, if it is an error line.
+    key: Option<Key>,
 }
 
 impl Plain {
-    /// What `line` says of its raw line, if it shows as it is (and its numbers fit); whether it
-    /// continues a trace is read when it comes `after_error`.
-    fn of(line: &Shown, after_error: bool) -> Option<Plain> {
+    /// What `line`, of class `class`, says of its raw line, if it shows as it is (and its
+    /// numbers fit); whether it continues a trace is read when it comes `after_error`.
+    fn of(line: &Shown, class: Class, after_error: bool) -> Option<Plain> {
         if !line.shows_raw() {
             return None;
         }
@@ -223,6 +226,7 @@ impl Plain {
             framed: u32::try_from(line.framed).ok()?,
             chars: u32::try_from(line.chars()).ok()?,
             continues: after_error.then(|| trace::continues(line.body())),
+            key: (class == Class::Error).then(|| Key::of(&line.text)),
         })
     }
 
@@ -332,7 +336,7 @@ impl Lookahead for Prefilter {
                     end,
                     line,
                     class,
-                    plain: Plain::of(&shown, after_error),
+                    plain: Plain::of(&shown, class, after_error),
                 });
             }
             in_row = match class {
@@ -420,6 +424,8 @@ pub struct Shown<'a> {
     chars: Option<u64>,
     /// What [`trace::continues`] says of [`Shown::body`], when the look-ahead worked it out.
     pub continues: Option<bool>,
+    /// The [`Key`] of the whole shown line, when the look-ahead worked it out.
+    pub key: Option<Key>,
 }
 
 impl<'a> Shown<'a> {
@@ -436,6 +442,7 @@ impl<'a> Shown<'a> {
                 framed: frame::prefix_len(raw),
                 chars: None,
                 continues: None,
+                key: None,
             };
         }
         let state = last_state(raw);
@@ -448,6 +455,7 @@ impl<'a> Shown<'a> {
             escaped: memchr::memchr(0x1b, raw.as_bytes()).is_some(),
             chars: None,
             continues: None,
+            key: None,
         }
     }
 
@@ -462,6 +470,7 @@ impl<'a> Shown<'a> {
             framed: plain.framed as usize,
             chars: Some(u64::from(plain.chars)),
             continues: plain.continues,
+            key: plain.key,
         }
     }
 
@@ -722,7 +731,7 @@ mod tests {
                     end,
                     line: no as u64,
                     class,
-                    plain: Plain::of(&Shown::new(raw), after_error),
+                    plain: Plain::of(&Shown::new(raw), class, after_error),
                 });
             }
             start = end + 1;

@@ -23,6 +23,27 @@ const MAX_TEMPLATES: usize = 256;
 /// Variants kept per template.
 const MAX_VARIANTS: usize = 8;
 
+/// Where a diagnostic's variant key starts in its text, and the [`text_hash`] of the key: what
+/// the tables know it by, worked out by the look-ahead for an error line as it is shown whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    at: usize,
+    hash: u64,
+}
+
+impl Key {
+    /// The key of the diagnostic `text`.
+    #[must_use]
+    pub fn of(text: &str) -> Self {
+        // The key is what is left of `text` after its location.
+        let key = variant_key(text);
+        Key {
+            at: text.len() - key.len(),
+            hash: text_hash(key.as_bytes()),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Variant {
     pub key: String,
@@ -88,7 +109,8 @@ impl Dedup {
     /// Returns the template's index, or `None` past the cap.
     #[cfg(test)]
     pub fn add(&mut self, line: Kept) -> Option<usize> {
-        let (id, new_variant) = self.tally(&line.text, line.no)?;
+        let key = Key::of(&line.text);
+        let (id, new_variant) = self.tally(&line.text[key.at..], key.hash, line.no)?;
         self.keep_variant(id, new_variant, || line);
         Some(id)
     }
@@ -96,7 +118,18 @@ impl Dedup {
     /// Counts one occurrence of the shown text `text` at line `no`; `make` is called for the
     /// line only when it is a new variant's first occurrence, so a repeat costs no copy.
     pub fn add_with(&mut self, text: &str, no: u64, make: impl FnOnce() -> Kept) -> Option<usize> {
-        let (id, new_variant) = self.tally(text, no)?;
+        self.add_keyed(text, Key::of(text), no, make)
+    }
+
+    /// [`Dedup::add_with`] of a text whose [`Key`] is `key`.
+    pub fn add_keyed(
+        &mut self,
+        text: &str,
+        key: Key,
+        no: u64,
+        make: impl FnOnce() -> Kept,
+    ) -> Option<usize> {
+        let (id, new_variant) = self.tally(&text[key.at..], key.hash, no)?;
         self.keep_variant(id, new_variant, make);
         Some(id)
     }
@@ -113,10 +146,10 @@ impl Dedup {
         }
     }
 
-    /// Counts one occurrence of `text` at line `no`: its template's index (`None` past the
-    /// cap), and the key of a new variant that the template has room to keep.
-    fn tally(&mut self, text: &str, no: u64) -> Option<(usize, Option<String>)> {
-        let key = variant_key(text);
+    /// Counts one occurrence at line `no` of the variant key `key`, of [`text_hash`] `hash`:
+    /// its template's index (`None` past the cap), and the key of a new variant that the
+    /// template has room to keep.
+    fn tally(&mut self, key: &str, hash: u64, no: u64) -> Option<(usize, Option<String>)> {
         if self.templates.len() >= MAX_TEMPLATES
             && key_head_hash(key).is_some_and(|head| !self.may_hold(head))
         {
@@ -125,7 +158,6 @@ impl Dedup {
             self.other += 1;
             return None;
         }
-        let hash = text_hash(key.as_bytes());
         if let Some((_, id, variant)) = self.known.get(&hash).filter(|k| *k.0 == *key) {
             let template = &mut self.templates[*id];
             template.count += 1;

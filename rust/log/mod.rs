@@ -31,7 +31,7 @@ use std::collections::VecDeque;
 
 use class::{Class, Counts};
 use classify::{Candidate, Prefilter, Shown, classify};
-use dedup::Dedup;
+use dedup::{Dedup, Key};
 use store::{BlockStore, ErrorBlock, Kept, Summaries, Text};
 use trace::{Absorbed, Step, Trace};
 
@@ -79,6 +79,19 @@ struct Open {
     absorbed: Absorbed,
     /// Characters the block's lines take when shown, `'\n'` included.
     shown: u64,
+    /// The number of the last error line that joined the block, with its key in the error
+    /// table when the look-ahead worked it out and the line is shown whole.
+    key: Option<(u64, Key)>,
+}
+
+impl Open {
+    /// Notes that the error line `line`, kept as `kept`, joined the block.
+    fn note_error(&mut self, line: &Shown, kept: &Kept) {
+        self.key = line
+            .key
+            .filter(|_| !kept.truncated)
+            .map(|key| (kept.no, key));
+    }
 }
 
 /// Characters `line` takes when shown, `'\n'` included.
@@ -215,11 +228,9 @@ impl LogPlanner {
                 let before = context.len();
                 let shown = context.iter().map(shown_chars).sum::<u64>()
                     + kept_chars(line, &kept, &kept.text);
-                let mut lines = context;
-                lines.push(kept);
-                self.open = Some(Open {
+                let mut open = Open {
                     block: ErrorBlock {
-                        lines,
+                        lines: context,
                         start: no,
                         template: None,
                         context: (before, 0),
@@ -228,7 +239,11 @@ impl LogPlanner {
                     held: Vec::new(),
                     absorbed: Absorbed::default(),
                     shown,
-                });
+                    key: None,
+                };
+                open.note_error(line, &kept);
+                open.block.lines.push(kept);
+                self.open = Some(open);
             }
             Class::Other => unreachable!("returned above"),
         }
@@ -331,6 +346,9 @@ impl LogPlanner {
                     open.block.lines.append(&mut open.held);
                 }
                 open.shown += kept_chars(line, &kept, text);
+                if class == Class::Error {
+                    open.note_error(line, &kept);
+                }
                 open.absorbed.push(kept, text);
                 // A block longer than the budget could never be shown whole: it goes on in a
                 // block of its own, so that its end can be shown too.
@@ -352,6 +370,7 @@ impl LogPlanner {
                         held: Vec::new(),
                         absorbed,
                         shown: 0,
+                        key: None,
                     });
                 }
                 true
@@ -377,11 +396,17 @@ impl LogPlanner {
         // A block is known by its last error line: the exception after a traceback, the
         // diagnostic itself before its notes.
         // A block split off a long trace may hold no error line: it has no kind.
-        let key = block.lines.iter().rev().find(|l| l.class == Class::Error);
+        let line = block.lines.iter().rev().find(|l| l.class == Class::Error);
         // The line is copied only when it is a new variant's first occurrence, with a text of
         // its own: the table outlives the block, whose texts a shared one would keep.
         let errors = &mut self.errors;
-        block.template = key.and_then(|k| errors.add_with(&k.text, k.no, || k.detached()));
+        block.template = line.and_then(|k| {
+            let make = || k.detached();
+            match open.key.filter(|&(no, _)| no == k.no) {
+                Some((_, key)) => errors.add_keyed(&k.text, key, k.no, make),
+                None => errors.add_with(&k.text, k.no, make),
+            }
+        });
         let repeat = self.errors.count(block.template) > 1;
         self.flush_pending();
         if split {
