@@ -148,8 +148,8 @@ impl Default for Prefilter {
 /// automaton's hits come first.
 struct Cursor<'a> {
     automaton: &'a AhoCorasick,
-    /// Where the last search started, and what it found.
-    last: Option<(usize, Option<usize>)>,
+    /// Where the last search started and where it stopped, and what it found.
+    last: Option<(usize, usize, Option<usize>)>,
 }
 
 impl<'a> Cursor<'a> {
@@ -162,14 +162,21 @@ impl<'a> Cursor<'a> {
 
     /// The first hit in `hay[from..]`; `from` never goes back between calls.
     fn hit(&mut self, hay: &str, from: usize) -> Option<usize> {
-        if let Some((start, hit)) = self.last {
-            if start <= from && hit.is_none_or(|h| h >= from) {
+        self.hit_before(hay, from, hay.len())
+    }
+
+    /// [`Cursor::hit`] if it starts before `limit`, a line's end (or the end of `hay`); else
+    /// `None`, or a later hit. No pattern holds a `'\n'` but as its first byte, so a hit that
+    /// starts before a line's end ends by it: a search stopped there finds it all the same.
+    fn hit_before(&mut self, hay: &str, from: usize, limit: usize) -> Option<usize> {
+        if let Some((start, stop, hit)) = self.last {
+            if start <= from && hit.map_or(stop >= limit, |h| h >= from) {
                 return hit;
             }
         }
-        let input = aho_corasick::Input::new(hay).span(from..hay.len());
+        let input = aho_corasick::Input::new(hay).span(from..limit);
         let hit = self.automaton.find(input).map(|m| m.start());
-        self.last = Some((from, hit));
+        self.last = Some((from, limit, hit));
         hit
     }
 }
@@ -297,12 +304,14 @@ impl Lookahead for Prefilter {
             let start = if run {
                 from + 1
             } else {
-                let Some(hit) = keywords
-                    .hit(text, from)
-                    .into_iter()
-                    .chain(forms.hit(text, from))
-                    .min()
-                else {
+                let keyword = keywords.hit(text, from);
+                // Only a form hit before the keyword hit matters: on a log of errors, most
+                // blocks hold no form at all, and a search for one went to the block's end.
+                let limit = keyword.map_or(bytes.len(), |k| {
+                    memchr::memchr(b'\n', &bytes[k..]).map_or(bytes.len(), |i| k + i)
+                });
+                let form = forms.hit_before(text, from, limit);
+                let Some(hit) = keyword.into_iter().chain(form).min() else {
                     break;
                 };
                 // The hit's line starts after the last '\n' at or before it (there is one at
