@@ -123,11 +123,14 @@ impl Trace {
     }
 
     fn note(&mut self, line: &str) {
-        if line.starts_with("Traceback (most recent call last)") {
-            self.python = true;
-        }
-        if line.starts_with("goroutine ") {
-            self.goroutine = true;
+        // Each error line and each line a block takes comes here: the first byte spares most
+        // of them a compare with either start.
+        match line.as_bytes().first() {
+            Some(b'T') if line.starts_with("Traceback (most recent call last)") => {
+                self.python = true;
+            }
+            Some(b'g') if line.starts_with("goroutine ") => self.goroutine = true,
+            _ => {}
         }
         // The cheap test first: few lines end in a colon.
         if ends_with_colon(line) && holds(line, "panicked at ") {
