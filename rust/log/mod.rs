@@ -73,10 +73,6 @@ struct Pending {
 struct Open {
     block: ErrorBlock,
     trace: Trace,
-    /// Blank lines that join the block only if it goes on after them.
-    held: Vec<Kept>,
-    /// Lines of the block after those in `block`.
-    absorbed: Absorbed,
     /// Characters the block's lines take when shown, `'\n'` included.
     shown: u64,
     /// The number of the last error line that joined the block, with its key in the error
@@ -120,6 +116,11 @@ pub struct LogPlanner {
     /// or a verdict early in a block looks back into.
     recent: VecDeque<Kept>,
     open: Option<Open>,
+    /// Blank lines that join the open block only if it goes on after them.
+    held: Vec<Kept>,
+    /// Lines of the open block after those in its `block`: kept apart from it, so that its
+    /// buffers serve every block in turn.
+    absorbed: Absorbed,
     pending: Option<Pending>,
     /// The last line that a stored block holds: context never reaches back past it.
     last_stored: u64,
@@ -147,6 +148,8 @@ impl LogPlanner {
             counts: Counts::default(),
             recent: VecDeque::new(),
             open: None,
+            held: Vec::new(),
+            absorbed: Absorbed::default(),
             pending: None,
             last_stored: 0,
             verdicts: VecDeque::new(),
@@ -236,8 +239,6 @@ impl LogPlanner {
                         context: (before, 0),
                     },
                     trace,
-                    held: Vec::new(),
-                    absorbed: Absorbed::default(),
                     shown,
                     key: None,
                 };
@@ -329,7 +330,7 @@ impl LogPlanner {
             // held, it would never be counted, so it ends the block and is read on its own.
             Step::Hold if class == Class::Other => {
                 let kept = keep_shown(line, no, Class::Other, nl, self.counts, self.line_keep);
-                open.held.push(kept);
+                self.held.push(kept);
                 true
             }
             Step::Hold | Step::End => {
@@ -340,24 +341,21 @@ impl LogPlanner {
                 self.counts.add(class);
                 let (kept, text) = unfilled(line, no, class, nl, self.counts, self.line_keep);
                 let open = self.open.as_mut().expect("checked above");
-                if !open.held.is_empty() {
-                    open.shown += open.held.iter().map(shown_chars).sum::<u64>();
-                    open.absorbed.take_into(&mut open.block.lines);
-                    open.block.lines.append(&mut open.held);
+                if !self.held.is_empty() {
+                    open.shown += self.held.iter().map(shown_chars).sum::<u64>();
+                    self.absorbed.take_into(&mut open.block.lines);
+                    open.block.lines.append(&mut self.held);
                 }
                 open.shown += kept_chars(line, &kept, text);
                 if class == Class::Error {
                     open.note_error(line, &kept);
                 }
-                open.absorbed.push(kept, text);
+                self.absorbed.push(kept, text);
                 // A block longer than the budget could never be shown whole: it goes on in a
                 // block of its own, so that its end can be shown too.
-                let lines = open.block.lines.len() + open.absorbed.count();
+                let lines = open.block.lines.len() + self.absorbed.count();
                 if lines >= MAX_BLOCK_LINES || open.shown >= self.budget {
                     let trace = open.trace.clone();
-                    open.absorbed.take_into(&mut open.block.lines);
-                    // Its buffers, emptied, go on with the trace.
-                    let absorbed = std::mem::take(&mut open.absorbed);
                     self.close_open(true);
                     self.open = Some(Open {
                         block: ErrorBlock {
@@ -367,8 +365,6 @@ impl LogPlanner {
                             context: (0, 0),
                         },
                         trace,
-                        held: Vec::new(),
-                        absorbed,
                         shown: 0,
                         key: None,
                     });
@@ -384,7 +380,9 @@ impl LogPlanner {
         let Some(mut open) = self.open.take() else {
             return;
         };
-        open.absorbed.take_into(&mut open.block.lines);
+        // Blank lines held at its end never join it.
+        self.held.clear();
+        self.absorbed.take_into(&mut open.block.lines);
         let mut block = open.block;
         let Some(first) = block.lines.first() else {
             return;
