@@ -53,10 +53,12 @@ impl Kept {
 /// selection many times, and a copy of a line then costs a count, not an allocation. The
 /// lines a trace absorbs share one allocation too, their texts one after the other
 /// ([`Text::part`]): a thousand-frame traceback costs an allocation a block, not a line.
-/// The default, empty, allocates nothing.
+/// The default, empty, holds no shared text at all: a line is made with it and given its text
+/// after, and an empty `Arc<str>` costs two atomic counts for each line (one to make it, one to
+/// drop it).
 #[derive(Clone, Default)]
 pub struct Text {
-    texts: Arc<str>,
+    texts: Option<Arc<str>>,
     start: usize,
     end: usize,
 }
@@ -67,7 +69,7 @@ impl Text {
     pub fn part(texts: &Arc<str>, start: usize, end: usize) -> Self {
         debug_assert!(texts.is_char_boundary(start) && texts.is_char_boundary(end));
         Text {
-            texts: Arc::clone(texts),
+            texts: Some(Arc::clone(texts)),
             start,
             end,
         }
@@ -77,7 +79,7 @@ impl Text {
 impl From<&str> for Text {
     fn from(text: &str) -> Self {
         Text {
-            texts: Arc::from(text),
+            texts: Some(Arc::from(text)),
             start: 0,
             end: text.len(),
         }
@@ -94,7 +96,9 @@ impl Deref for Text {
     type Target = str;
 
     fn deref(&self) -> &str {
-        &self.texts[self.start..self.end]
+        self.texts
+            .as_deref()
+            .map_or("", |texts| &texts[self.start..self.end])
     }
 }
 
