@@ -231,7 +231,8 @@ impl LogPlanner {
                 let before = context.len();
                 let shown = context.iter().map(shown_chars).sum::<u64>()
                     + kept_chars(line, &kept, &kept.text);
-                let mut open = Open {
+                // Built where it stays: on a log of errors this runs for every line.
+                let open = self.open.insert(Open {
                     block: ErrorBlock {
                         lines: context,
                         start: no,
@@ -241,10 +242,9 @@ impl LogPlanner {
                     trace,
                     shown,
                     key: None,
-                };
+                });
                 open.note_error(line, &kept);
                 open.block.lines.push(kept);
-                self.open = Some(open);
             }
             Class::Other => unreachable!("returned above"),
         }
@@ -377,13 +377,19 @@ impl LogPlanner {
     /// Closes the open block, if any: it takes the lines after it as context, unless it is
     /// `split` off a long trace that goes on in a block of its own.
     fn close_open(&mut self, split: bool) {
-        let Some(mut open) = self.open.take() else {
+        let Some(open) = self.open.as_mut() else {
             return;
         };
         // Blank lines held at its end never join it.
         self.held.clear();
         self.absorbed.take_into(&mut open.block.lines);
-        let mut block = open.block;
+        // Its parts are taken, not the whole: on a log of errors this runs for every line.
+        let key = open.key;
+        let mut block = ErrorBlock {
+            lines: std::mem::take(&mut open.block.lines),
+            ..open.block
+        };
+        self.open = None;
         let Some(first) = block.lines.first() else {
             return;
         };
@@ -400,7 +406,7 @@ impl LogPlanner {
         let errors = &mut self.errors;
         block.template = line.and_then(|k| {
             let make = || k.detached();
-            match open.key.filter(|&(no, _)| no == k.no) {
+            match key.filter(|&(no, _)| no == k.no) {
                 Some((_, key)) => errors.add_keyed(&k.text, key, k.no, make),
                 None => errors.add_with(&k.text, k.no, make),
             }
