@@ -17,6 +17,7 @@ mod fault;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod hash;
+mod lanes;
 mod lines;
 mod log;
 mod lookalike;

@@ -7,6 +7,8 @@
 //! prefilter hit them, so it is one short walk over a line of a few dozen bytes.
 
 use super::class::Class;
+use super::marks::{Marks, first_marked};
+use crate::lanes::Lanes;
 
 /// Keywords and the class they signal. Longer forms are listed so that a match can demand a
 /// word boundary after it.
@@ -48,17 +50,12 @@ pub(super) fn first_signal(line: &str) -> Class {
 /// prefilter's scan already knows): the walk starts there.
 pub(super) fn first_signal_from(line: &str, quiet: usize) -> Class {
     let bytes = line.as_bytes();
-    let mut at = quiet;
-    while at < bytes.len() {
-        // Only a byte that may start a keyword stops the walk; what stands before it is one
-        // look-up back.
+    // Only a byte that may start a keyword stops the walk; what stands before it is one
+    // look-up back.
+    first_marked(bytes, quiet, &MayStart, |at| {
         let kind = KIND[usize::from(bytes[at])];
-        if kind & MAY_START == 0 {
-            at += 1;
-            continue;
-        }
         let prev = at.checked_sub(1).map_or(0, |i| KIND[usize::from(bytes[i])]);
-        let found = if prev & WORD != 0 {
+        if prev & WORD != 0 {
             // Inside a word only a CamelCase suffix can start.
             if kind & CAMEL_START != 0 {
                 camel_at(bytes, at)
@@ -70,17 +67,27 @@ pub(super) fn first_signal_from(line: &str, quiet: usize) -> Class {
             None
         } else {
             keyword_at(line, at)
-        };
-        if let Some(class) = found {
-            return class;
         }
-        at += 1;
+    })
+    .unwrap_or(Class::Other)
+}
+
+/// The bytes that may start a keyword or a CamelCase suffix: where the walk in
+/// [`first_signal`] stops.
+struct MayStart;
+
+impl Marks for MayStart {
+    fn lanes(&self, lanes: Lanes) -> u32 {
+        let lower = lanes.folded();
+        lower.is(b'e') | lower.is(b'f') | lower.is(b'p') | lower.is(b't') | lower.is(b'w')
     }
-    Class::Other
+
+    fn byte(&self, b: u8) -> bool {
+        matches!(b | 0x20, b'e' | b'f' | b'p' | b't' | b'w')
+    }
 }
 
 /// What a byte may be to the walk in [`first_signal`], as bits of [`KIND`].
-const MAY_START: u8 = 1;
 const CAMEL_START: u8 = 2;
 const WORD: u8 = 4;
 const JOINER: u8 = 8;
@@ -94,9 +101,6 @@ static KIND: [u8; 256] = {
         let c = b as u8;
         if c.is_ascii_alphanumeric() {
             table[b] |= WORD;
-        }
-        if matches!(c.to_ascii_lowercase(), b'e' | b'f' | b'p' | b't' | b'w') {
-            table[b] |= MAY_START;
         }
         if matches!(c, b'E' | b'F' | b'W') {
             table[b] |= CAMEL_START;
@@ -247,12 +251,18 @@ mod tests {
     use crate::test_helpers::word_lines;
 
     #[test]
+    fn the_walk_stops_at_the_same_bytes_sixteen_at_a_time() {
+        crate::log::marks::assert_lanes_agree(&MayStart);
+    }
+
+    #[test]
     fn camel_suffixes_start_where_the_walk_looks() {
         for &(suffix, _) in CAMEL {
             assert!(
                 KIND[usize::from(suffix.as_bytes()[0])] & CAMEL_START != 0,
                 "{suffix}"
             );
+            assert!(MayStart.byte(suffix.as_bytes()[0]), "{suffix}");
         }
     }
 
@@ -260,7 +270,7 @@ mod tests {
     fn families_are_the_keywords_by_their_first_two_letters() {
         for &(word, _) in KEYWORDS {
             let w = word.as_bytes();
-            assert!(KIND[usize::from(w[0])] & MAY_START != 0, "{word}");
+            assert!(MayStart.byte(w[0]), "{word}");
             assert!(family(w[0], w[1]).iter().any(|k| k.0 == word), "{word}");
         }
         let listed: usize = [b"er", b"fa", b"ex", b"pa", b"tr", b"wa"]

@@ -18,6 +18,7 @@ mod evidence;
 pub mod frame;
 mod keyword;
 mod lengths;
+mod marks;
 pub mod noise;
 mod render;
 mod select;
