@@ -18,7 +18,8 @@ mod program;
 
 use crate::engine::{Engine, Outcome};
 use crate::log::class::Class;
-use crate::log::classify::{Prefilter, classify};
+use crate::log::classify::classify;
+use crate::log::prefilter::Prefilter;
 use crate::profile::Profile;
 use crate::sink::Lookahead;
 use program::{Choices, Settings};

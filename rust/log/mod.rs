@@ -2,7 +2,7 @@
 //! and the tail, warnings once per kind, in their original order with labelled gaps.
 //!
 //! [`LogPlanner`] watches the single pass as a [`Sink`]. Its look-ahead
-//! ([`classify::Prefilter`], which needs nothing but the block and so may run on another core)
+//! ([`prefilter::Prefilter`], which needs nothing but the block and so may run on another core)
 //! makes one multi-pattern scan per block and classifies only the lines it hits; the planner
 //! then visits those lines, and walks one by one only the lines after an error, to absorb its
 //! trace. What it keeps is bounded by the budget: error blocks up to a cap of a few budgets
@@ -20,6 +20,7 @@ mod keyword;
 mod lengths;
 mod marks;
 pub mod noise;
+pub mod prefilter;
 mod render;
 mod select;
 mod selection;
@@ -31,8 +32,9 @@ pub mod trace;
 use std::collections::VecDeque;
 
 use class::{Class, Counts};
-use classify::{Candidate, Prefilter, Shown, classify};
+use classify::{Shown, classify};
 use dedup::{Dedup, Key};
+use prefilter::{Candidate, Prefilter};
 use store::{BlockStore, ErrorBlock, Kept, Summaries, Text};
 use trace::{Absorbed, Step, Trace};
 
