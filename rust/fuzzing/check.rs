@@ -9,6 +9,7 @@
 use super::program::Settings;
 use super::{clip_check, log_check, run};
 use crate::engine::Outcome;
+use crate::markers::thousands;
 use crate::plan::Shape;
 use crate::sink::Totals;
 use crate::text::char_count;
@@ -113,6 +114,12 @@ fn digest_slot(settings: &Settings, rendered: &str, out: &Outcome) {
     let at = usize::try_from(slot.at).expect("offsets fit");
     assert_eq!(rendered.chars().nth(at), Some(']'), "digest slot at {at}");
     assert!(!slot.input.is_empty(), "an empty digest sample");
+}
+
+/// How a marker states `tokens` estimated tokens: `1 token`, `1,250 tokens`.
+pub fn token_count(tokens: u64) -> String {
+    let word = if tokens == 1 { "token" } else { "tokens" };
+    format!("{} {word}", thousands(tokens))
 }
 
 /// `1,234` as 1234; panics on anything else.

@@ -1,7 +1,7 @@
 //! What a clip promises: a head that starts the input, a tail that ends it, and one marker
 //! whose every number equals a count over the input between them.
 
-use super::check::number;
+use super::check::{number, token_count};
 use super::program::Settings;
 use crate::cut::{SGR_RESET, sgr_open};
 use crate::engine::Outcome;
@@ -122,7 +122,7 @@ fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
     assert_eq!(number(&rest[..total_end]), cut.total_lines, "{marker}");
     let tokens = tokens_for_chars(cut.chars);
     if let Some(compact) = rest[total_end..].strip_prefix(" omitted, ~") {
-        assert_eq!(compact, format!("{} tokens", thousands(tokens)), "{marker}");
+        assert_eq!(compact, token_count(tokens), "{marker}");
         return;
     }
     let (place, facts) = rest
@@ -147,11 +147,12 @@ fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
     );
     let lines = range.last - range.first + 1;
     let counts = format!(
-        "output ({} {}, {} chars, ~{} tokens). ",
+        "output ({} {}, {} {}, ~{}). ",
         thousands(lines),
         if lines == 1 { "line" } else { "lines" },
         thousands(cut.chars),
-        thousands(tokens),
+        if cut.chars == 1 { "char" } else { "chars" },
+        token_count(tokens),
     );
     assert!(facts.contains(&counts), "{marker} lacks {counts}");
     let (a, b) = (range.first, range.last);
