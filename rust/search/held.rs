@@ -7,7 +7,7 @@
 
 use super::SearchPlanner;
 use super::line::{Continued, RowParse, continued_reading, parse_path_row};
-use super::path::{Choice, has_extension};
+use super::path::{Choice, has_extension, inside_time};
 
 /// A whole line whose reading the line after it decides: a row whose path is not sure
 /// (`a-1-b:2:x` is a match of `a-1-b` or a context row of `a`), or a line that may be a
@@ -47,14 +47,14 @@ impl SearchPlanner {
     /// line 7 of the heading's file sooner than line 3 of a file `7:.a`, printed with no match.
     /// Nor does a path that starts with the bare match's own `N:`: `8:a0.0a:7:` is line 8 of
     /// the heading's file sooner than line 7 of a file `8:a0.0a`. When the held line reads as a
-    /// match row of a file with an extension (`a-12-b.py:2:x`), any path reading of `line`
-    /// wins: two rows of plain grep output are likelier than a heading with `.py:2:` in its
-    /// name over a bare row whose text reads as a path row.
+    /// match row of a file with an extension (`a-12-b.py:2:x`), or of any file whose line number
+    /// is not part of a time (`src/0Makefile:4:x`, but not `logs/10:15:30`), any path reading of
+    /// `line` wins: two rows of plain grep output are likelier than a heading with `:4:` in its
+    /// name over a bare row whose text reads as a path row (`110:00:01.log:4:x`).
     pub(super) fn confirms_heading(&self, held: &Held, line: &str, bare: RowParse) -> bool {
-        let held_matches = held
-            .choice
-            .and_then(|c| c.first_match)
-            .is_some_and(|m| has_extension(&held.text[..m.path_len]));
+        let held_matches = held.choice.and_then(|c| c.first_match).is_some_and(|m| {
+            has_extension(&held.text[..m.path_len]) || !inside_time(held.text.as_bytes(), &m)
+        });
         let beats_bare = |path: RowParse| {
             held_matches
                 || path.certain
