@@ -193,12 +193,14 @@ impl Lengths {
     /// counted as gone, and of what they add only the run each line surely starts: its text,
     /// and the `'\n'` of the run before it. A line is known to start a run when the line before
     /// it is one of `lines` and differs from it; so a bound needs a look at `runs` only where
-    /// `lines` stop running on, one after or before the other.
-    pub fn floors(&self, lines: &[Kept]) -> Vec<u64> {
+    /// `lines` stop running on, one after or before the other. While the lines so far run on
+    /// in one stretch, what it surely adds around itself counts too (see [`Lengths::around`]):
+    /// a line tried alone in the middle of a long gap is then bounded within its own `'\n'`.
+    pub fn floors<'a>(&self, shown: &Shown, lines: &'a [Kept]) -> Vec<u64> {
         let mut floors = Vec::with_capacity(lines.len() + 1);
         floors.push(self.total);
         let (mut gained, mut gone) = (0, 0);
-        let mut stretch: Option<Stretch> = None;
+        let mut stretch: Option<Stretch<'a>> = None;
         // The stretches before it, first and last line.
         let mut stretches: Vec<(u64, u64)> = Vec::new();
         for (i, line) in lines.iter().enumerate() {
@@ -212,6 +214,7 @@ impl Lengths {
                         gained += char_count(&line.text) + 1;
                     }
                     s.last = no;
+                    s.last_line = line;
                     true
                 }
                 (Some(s), Some(before))
@@ -221,6 +224,7 @@ impl Lengths {
                         gained += char_count(&before.text) + 1;
                     }
                     s.first = no;
+                    s.first_line = line;
                     true
                 }
                 _ => false,
@@ -254,6 +258,8 @@ impl Lengths {
                 stretch = Some(Stretch {
                     first: no,
                     last: no,
+                    first_line: line,
+                    last_line: line,
                     low: below.fold(prev, u64::max),
                     high: above.fold(next, u64::min),
                     prev,
@@ -273,9 +279,33 @@ impl Lengths {
                 s.next_gone = true;
                 gone += s.next_len;
             }
-            floors.push((self.total + gained).saturating_sub(gone));
+            let around = if stretches.is_empty() {
+                self.around(shown, s)
+            } else {
+                0
+            };
+            floors.push((self.total + gained + around).saturating_sub(gone));
         }
         floors
+    }
+
+    /// What the stretch `s`, the only one so far, surely adds besides what [`Lengths::floors`]
+    /// counts of it: where no shown line runs into it from before, its first line's text,
+    /// which starts a run, and the gap marker before it; where none comes right after it, the
+    /// gap marker after it. The gap it splits is counted as gone, so these are exact.
+    fn around(&self, shown: &Shown, s: &Stretch) -> u64 {
+        let mut len = 0;
+        if s.first > s.prev + 1 {
+            let prev = (s.prev > 0).then(|| &shown[&s.prev].0);
+            len += Self::gap_between(prev, s.first_line) + char_count(&s.first_line.text);
+        }
+        if s.last + 1 < s.next {
+            len += match shown.get(&s.next) {
+                Some((next, _)) => Self::gap_between(Some(s.last_line), next),
+                None => self.tail_gap(Some(s.last_line)),
+            };
+        }
+        len
     }
 
     fn take(&mut self, no: u64) -> Option<Run> {
@@ -322,13 +352,18 @@ impl Lengths {
         u64::from(line.nl || line.no < self.total_lines)
     }
 
-    /// The gap marker between line `prev` (or the input's start) and `line`.
+    /// The gap marker between shown line `prev` (or the input's start) and `line`.
     fn gap_before(shown: &Shown, prev: Option<u64>, line: &Kept) -> u64 {
-        let prev_no = prev.unwrap_or(0);
+        Self::gap_between(prev.map(|p| &shown[&p].0), line)
+    }
+
+    /// The gap marker between line `prev` (or the input's start) and `line`.
+    fn gap_between(prev: Option<&Kept>, line: &Kept) -> u64 {
+        let prev_no = prev.map_or(0, |p| p.no);
         if line.no <= prev_no + 1 {
             return 0;
         }
-        let before = prev.map_or(Counts::default(), |p| shown[&p].0.cum);
+        let before = prev.map_or(Counts::default(), |p| p.cum);
         render::gap_len(
             prev_no + 1,
             line.no - 1,
@@ -353,9 +388,11 @@ const MAX_STRETCHES: usize = 64;
 
 /// Lines of [`Lengths::floors`] that run on one after the other, not shown, between two shown
 /// lines.
-struct Stretch {
+struct Stretch<'a> {
     first: u64,
     last: u64,
+    first_line: &'a Kept,
+    last_line: &'a Kept,
     /// The stretch runs on only between these: the shown lines around it, and the stretches
     /// before it.
     low: u64,
@@ -486,7 +523,7 @@ mod tests {
                 }
             }
             let candidates: Vec<Kept> = candidates.into_iter().cloned().collect();
-            let floors = lengths.floors(&candidates);
+            let floors = lengths.floors(&shown, &candidates);
             assert_eq!(floors[0], lengths.total());
             for (k, line) in candidates.iter().enumerate() {
                 if let std::collections::btree_map::Entry::Vacant(entry) = shown.entry(line.no) {
@@ -515,13 +552,56 @@ mod tests {
             .map(|&no| lines[no - 1].clone())
             .collect();
         let lengths = Lengths::new(n, Counts::default());
-        let floor = *lengths.floors(&candidates).last().unwrap();
+        let floor = *lengths.floors(&Shown::new(), &candidates).last().unwrap();
         let mut shown = Shown::new();
         for k in &candidates {
             shown.insert(k.no, (k.clone(), String::new()));
         }
         let length = render::measure(&shown, n, Counts::default());
         assert!(floor <= length, "{floor} over {length}");
+    }
+
+    /// A line tried alone inside a gap splits it in two: the bound counts both new markers and
+    /// the line's text, and misses only its `'\n'`, so that a plan with its room all but used up
+    /// refuses each of thousands of such lines without measuring it.
+    #[test]
+    fn floors_of_a_line_alone_in_a_gap_miss_only_its_newline() {
+        let n = 10_000;
+        let mut cum = Counts::default();
+        let lines: Vec<Kept> = (1..=n)
+            .map(|no| {
+                let class = if no % 3 == 0 {
+                    Class::Error
+                } else {
+                    Class::Other
+                };
+                cum.add(class);
+                line(no, &format!("src/m{no}.c:1:1: error: x"), class, cum)
+            })
+            .collect();
+        let mut shown = Shown::new();
+        let mut lengths = Lengths::new(n, cum);
+        for at in [0, 3_999, 8_999] {
+            shown.insert(lines[at].no, (lines[at].clone(), String::new()));
+            lengths.update(&shown, &[(lines[at].no, false)]);
+        }
+        lengths.settle();
+        for at in [2, 1_233, 3_997, 5_554, 9_499, 9_999] {
+            let alone = std::slice::from_ref(&lines[at]);
+            let no = alone[0].no;
+            let floor = lengths.floors(&shown, alone)[1];
+            let mark = lengths.mark();
+            let mut with = shown.clone();
+            with.insert(no, (alone[0].clone(), String::new()));
+            lengths.update(&with, &[(no, false)]);
+            let length = lengths.total();
+            assert_eq!(length, render::measure(&with, n, cum));
+            assert!(
+                floor <= length && length - floor <= 1,
+                "line {no}: {floor} for {length}"
+            );
+            lengths.revert(mark);
+        }
     }
 
     /// Over a stretch of different lines, a bound misses only the stretch's first line and the
@@ -543,7 +623,7 @@ mod tests {
         let mut shown = Shown::new();
         let mut lengths = Lengths::new(n, Counts::default());
         let back: Vec<Kept> = lines[100..900].iter().rev().cloned().collect();
-        let floors = lengths.floors(&back);
+        let floors = lengths.floors(&shown, &back);
         for (k, line) in back.iter().enumerate() {
             shown.insert(line.no, (line.clone(), String::new()));
             lengths.update(&shown, &[(line.no, false)]);

@@ -84,7 +84,7 @@ impl Selection {
     /// search reads each part's length from what was noted on the way.
     pub fn take_leading(&mut self, lines: &[Kept]) -> usize {
         let room = self.room();
-        let floors = self.lengths.floors(lines);
+        let floors = self.lengths.floors(&self.shown, lines);
         // The state and the length with the first `k` lines taken, at `k`.
         let mut parts = vec![(self.mark(), self.lengths.total())];
         let (mut fits, mut fails) = (0, lines.len() + 1);
@@ -150,7 +150,12 @@ impl Selection {
     /// not: known from a lower bound, without taking them. Lines all shown already change
     /// nothing, and are never ruled out.
     fn surely_over(&mut self, lines: &[Kept], limit: u64) -> bool {
-        let floor = self.lengths.floors(lines).last().copied().unwrap_or(0);
+        let floor = self
+            .lengths
+            .floors(&self.shown, lines)
+            .last()
+            .copied()
+            .unwrap_or(0);
         let over = floor > limit && lines.iter().any(|l| !self.shown.contains_key(&l.no));
         #[cfg(debug_assertions)]
         if over {
