@@ -13,9 +13,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::hashing::{Hashed, dir_hash, dir_len, path_hash};
 use super::masks::{FirstPlace, LineStart};
 use super::path::{choose, readings, sure_first_place};
-use super::table::{Hashed, dir_hash, dir_len, path_hash};
 use crate::sink::Lookahead;
 
 /// Finds, for every line of a block, the length of its path when [`choose`] is sure of it.

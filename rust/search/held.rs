@@ -7,7 +7,8 @@
 
 use super::SearchPlanner;
 use super::line::{Continued, RowParse, continued_reading, parse_path_row};
-use super::path::{Choice, has_extension, inside_time};
+use super::path::{Choice, inside_time};
+use super::prefix::has_extension;
 
 /// A whole line whose reading the line after it decides: a row whose path is not sure
 /// (`a-1-b:2:x` is a match of `a-1-b` or a context row of `a`), or a line that may be a

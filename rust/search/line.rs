@@ -11,7 +11,8 @@
 //! path: a time (`12:34:56`), a log prefix (`ERROR:42:`) or a URL must not make prose look like
 //! search output.
 
-use super::path::{Choice, choose, looks_like_path, readings};
+use super::path::{Choice, choose, readings};
+use super::prefix::looks_like_path;
 
 /// Bytes of a line searched for the separator after the path; longer paths are not believed.
 pub const MAX_PATH_BYTES: usize = 4096;

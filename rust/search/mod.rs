@@ -10,11 +10,13 @@
 //! a walk that skips the general parse (`run.rs`).
 
 mod ahead;
+mod hashing;
 mod held;
 pub mod line;
 mod masks;
 mod path;
 pub mod plan;
+mod prefix;
 mod rollup;
 mod run;
 pub mod table;
@@ -26,12 +28,13 @@ use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
 use ahead::{Sure, SurePaths, sure_path};
+use hashing::Hashed;
 use held::{Held, Unproven};
 use line::{
     Previous, RowParse, is_diagnostic_after_number, looks_like_heading, parse_bare_row,
     parse_path_row,
 };
-use table::{FileTable, Hashed, Other, Row, SPILLED, shown_part};
+use table::{FileTable, Other, Row, SPILLED, shown_part};
 
 /// Lines that must parse as search output before the planner believes it.
 pub const MIN_SEARCH_LINES: u64 = 20;
