@@ -16,6 +16,7 @@ pub mod classify;
 pub mod dedup;
 mod evidence;
 pub mod frame;
+mod keep;
 mod keyword;
 mod lengths;
 mod marks;
@@ -32,13 +33,13 @@ pub mod trace;
 use std::collections::VecDeque;
 
 use class::{Class, Counts};
-use classify::{Shown, classify};
+use classify::Shown;
 use dedup::{Dedup, Key};
+use keep::{Scanned, keep_shown, kept_chars, lines_before, room_after, shown_chars, unfilled};
 use prefilter::{Candidate, Prefilter};
-use store::{BlockStore, ErrorBlock, Kept, Summaries, Text};
+use store::{BlockStore, ErrorBlock, Kept, Summaries};
 use trace::{Absorbed, Step, Trace};
 
-use crate::cut::cut_before;
 use crate::plan::Plan;
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
@@ -90,22 +91,6 @@ impl Open {
             .key
             .filter(|_| !kept.truncated)
             .map(|key| (kept.no, key));
-    }
-}
-
-/// Characters `line` takes when shown, `'\n'` included.
-fn shown_chars(line: &Kept) -> u64 {
-    char_count(&line.text) + 1
-}
-
-/// Characters `text`, the text of `kept` just kept of `line`, takes when shown, `'\n'`
-/// included: a whole line that shows as it is takes its raw characters, which the look-ahead
-/// has most often counted already.
-fn kept_chars(line: &Shown, kept: &Kept, text: &str) -> u64 {
-    if !kept.truncated && line.shows_raw() {
-        kept.chars + 1
-    } else {
-        char_count(text) + 1
     }
 }
 
@@ -482,96 +467,6 @@ impl LogPlanner {
             at_no += 1;
         }
     }
-}
-
-/// How many of the lines between line `after` and line `no` (neither included) to look back
-/// into: at most `cap`.
-fn room_after(after: u64, no: u64, cap: usize) -> usize {
-    usize::try_from(no.saturating_sub(after + 1)).map_or(cap, |n| n.min(cap))
-}
-
-/// A block's text with what the look-ahead found in it, so that a line looked back at is not
-/// classified a second time.
-#[derive(Clone, Copy)]
-struct Scanned<'a> {
-    text: &'a str,
-    found: &'a [Candidate],
-}
-
-impl Scanned<'_> {
-    /// The class of the line at `start..end`: a line the look-ahead did not list is `Other`
-    /// (its contract), but for the first line, which it never looks at.
-    fn class_at(self, start: usize, end: usize) -> Class {
-        if start == 0 {
-            return classify(&self.text[..end]);
-        }
-        self.found
-            .binary_search_by_key(&start, |c| c.start)
-            .map_or(Class::Other, |i| self.found[i].class)
-    }
-}
-
-/// Up to `room` lines of `block` before byte `end`, in order, in the empty `lines`: `end` is
-/// just past the `'\n'` of line `no - 1` (or one past the end of the text, for a last line
-/// without one), and `cum` counts the classified lines through line `no - 1`.
-fn lines_before(
-    block: Scanned,
-    end: usize,
-    no: u64,
-    cum: Counts,
-    room: usize,
-    line_keep: u64,
-    lines: &mut Vec<Kept>,
-) {
-    let text = block.text;
-    lines.reserve(room);
-    let (mut end, mut no, mut cum) = (end, no, cum);
-    while lines.len() < room && end > 0 && no > 1 {
-        let from = memchr::memrchr(b'\n', &text.as_bytes()[..end - 1]).map_or(0, |i| i + 1);
-        let raw = &text[from..end - 1];
-        let class = block.class_at(from, end - 1);
-        let nl = end - 1 < text.len();
-        lines.push(keep_line(raw, no - 1, class, nl, cum, line_keep));
-        cum = cum.before(class);
-        (end, no) = (from, no - 1);
-    }
-    lines.reverse();
-}
-
-/// `raw` as a plan would show it: cleaned, and cut to `line_keep` characters.
-fn keep_line(raw: &str, no: u64, class: Class, nl: bool, cum: Counts, line_keep: u64) -> Kept {
-    keep_shown(&Shown::new(raw), no, class, nl, cum, line_keep)
-}
-
-/// [`keep_line`] of a line already read.
-fn keep_shown(line: &Shown, no: u64, class: Class, nl: bool, cum: Counts, line_keep: u64) -> Kept {
-    let (kept, text) = unfilled(line, no, class, nl, cum, line_keep);
-    Kept {
-        text: Text::from(text),
-        ..kept
-    }
-}
-
-/// [`keep_shown`] with its text left empty, and the text it shows.
-fn unfilled<'a>(
-    line: &'a Shown,
-    no: u64,
-    class: Class,
-    nl: bool,
-    cum: Counts,
-    line_keep: u64,
-) -> (Kept, &'a str) {
-    let cut = cut_before(&line.text, byte_at_char(&line.text, line_keep));
-    let kept = Kept {
-        no,
-        class,
-        cum,
-        text: Text::default(),
-        chars: line.chars(),
-        nl,
-        truncated: cut < line.text.len(),
-    };
-    (kept, &line.text[..cut])
 }
 
 impl Planner for LogPlanner {

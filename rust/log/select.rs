@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use super::class::{Class, Counts};
 use super::classify::classify;
 use super::dedup::{Dedup, Template, variant_key};
-use super::keep_line;
+use super::keep::keep_line;
 use super::render::{self, LeftOut, Omitted, Tier};
 use super::selection::Selection;
 use super::store::{ErrorBlock, Evicted, Kept};
