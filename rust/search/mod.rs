@@ -10,6 +10,7 @@
 //! a walk that skips the general parse (`run.rs`).
 
 mod ahead;
+mod closing;
 mod hashing;
 mod held;
 pub mod line;
