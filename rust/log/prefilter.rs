@@ -168,12 +168,25 @@ impl<'a> Cursor<'a> {
     /// [`Cursor::hit`] if it starts before `limit`, a line's end (or the end of `hay`); else
     /// `None`, or a later hit. No pattern holds a `'\n'` but as its first byte, so a hit that
     /// starts before a line's end ends by it: a search stopped there finds it all the same.
+    ///
+    /// A search goes on to a line's end at least [`SEARCH_REACH`] bytes past `from`, and what
+    /// it found stands for the calls after it: where the limits come every few lines (a
+    /// traceback's keyword lines), a search apiece cost more in the searcher's start-up than
+    /// in the bytes it read.
     fn hit_before(&mut self, hay: &str, from: usize, limit: usize) -> Option<usize> {
         if let Some((start, stop, hit)) = self.last {
             if start <= from && hit.map_or(stop >= limit, |h| h >= from) {
                 return hit;
             }
         }
+        let reach = from.saturating_add(SEARCH_REACH);
+        let limit = if reach <= limit {
+            limit
+        } else if reach >= hay.len() {
+            hay.len()
+        } else {
+            memchr::memchr(b'\n', &hay.as_bytes()[reach..]).map_or(hay.len(), |i| reach + i)
+        };
         let input = aho_corasick::Input::new(hay).span(from..limit);
         let hit = self.automaton.find(input).map(|m| m.start());
         self.last = Some((from, limit, hit));
@@ -362,6 +375,9 @@ impl Lookahead for Prefilter {
         found
     }
 }
+
+/// Bytes past where it starts that a [`Cursor`]'s search covers at the least.
+const SEARCH_REACH: usize = 4096;
 
 /// Lines not `Other` in a row after which the look-ahead classifies the next line without a
 /// search: long enough that the pairs of a sparse log (a traceback's last two lines) make
