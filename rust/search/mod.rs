@@ -89,6 +89,12 @@ pub struct SearchPlanner {
     /// Match rows whose text is a compiler or linter diagnostic
     /// ([`line::is_diagnostic_after_number`]).
     diagnostic_rows: u64,
+    /// Rows whose line number is not past the previous row's of the same file. A search tool
+    /// prints a file's lines in order, each once (but for `-o`, one row per match, which
+    /// repeats a line's number only for a line with several). A log whose every line starts
+    /// with a date or a time reads as rows of one file numbered 2024, or 10, over and over,
+    /// under a first line that looks like a path.
+    disordered_rows: u64,
     /// What the first [`DECIDE_AFTER`] non-empty lines said.
     prefix: Prefix,
     /// A `--` separator or a context row was seen, so gaps between rows get a `--`.
@@ -121,6 +127,7 @@ impl SearchPlanner {
             search_lines: 0,
             nonempty_lines: 0,
             diagnostic_rows: 0,
+            disordered_rows: 0,
             prefix: Prefix::Reading,
             context_mode: false,
             last: None,
@@ -137,9 +144,10 @@ impl SearchPlanner {
     }
 
     /// At least [`MIN_SEARCH_LINES`] lines are search rows or headings, they are at least
-    /// [`MIN_SEARCH_PERCENT`]% of the non-empty lines, and at most half of them are compiler or
+    /// [`MIN_SEARCH_PERCENT`]% of the non-empty lines, at most half of them are compiler or
     /// linter diagnostics (`path:12: error: ...` is a build log, which the log planner or the
-    /// clip reads better: its summary and its rare messages matter more than a per-file map).
+    /// clip reads better: its summary and its rare messages matter more than a per-file map),
+    /// and at most half of them are out of order (see `disordered_rows`).
     /// An output whose first [`DECIDE_AFTER`] non-empty lines were not search-shaped is not.
     #[must_use]
     pub fn is_search_shaped(&self) -> bool {
@@ -152,6 +160,7 @@ impl SearchPlanner {
     fn shaped_so_far(&self) -> bool {
         self.search_lines * 100 >= self.nonempty_lines * MIN_SEARCH_PERCENT
             && self.diagnostic_rows * 2 <= self.search_lines
+            && self.disordered_rows * 2 <= self.search_lines
     }
 
     /// Judges the first [`DECIDE_AFTER`] non-empty lines; drops everything if they are not
@@ -342,6 +351,13 @@ impl SearchPlanner {
         open: bool,
     ) {
         self.search_lines += 1;
+        // Files past the table's cap share one index, so their rows are not compared.
+        if self
+            .last
+            .is_some_and(|last| last.file == file && file != SPILLED && row.line_no <= last.line_no)
+        {
+            self.disordered_rows += 1;
+        }
         self.last = Some(LastRow {
             file,
             line_no: row.line_no,

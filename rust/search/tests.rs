@@ -884,3 +884,59 @@ fn a_match_row_before_a_row_is_no_heading() {
         [("src/10:15:30/6.rs".to_owned(), 1)]
     );
 }
+
+/// A log whose every line starts with a date or a time, under a first line that names a path,
+/// read as `--heading` output: the first line a file, every date a context row `2024-` and
+/// every time a match row `10:`, of one file with 2,999 rows and no match, or 2,999 matches.
+/// The map showed that one line and lost the log, the errors in it too. A search tool prints a
+/// file's lines in order, each once: rows that go back or stand still are not its output.
+#[test]
+fn a_log_of_dated_lines_under_a_path_is_no_search_output() {
+    let log = |first: &str, stamp: &dyn Fn(u64) -> String| -> String {
+        let mut input = format!("{first}\n");
+        for i in 1..3000 {
+            let what = if i % 100 == 50 {
+                "ERROR Failed to connect to db: timeout after 30s"
+            } else {
+                "INFO handled a request in 12ms"
+            };
+            _ = writeln!(input, "{} {what}", stamp(i));
+        }
+        input
+    };
+    let date = |i: u64| {
+        format!(
+            "2024-03-15 10:{:02}:{:02},{:03}",
+            i / 60 % 60,
+            i % 60,
+            i % 1000
+        )
+    };
+    let time = |i: u64| format!("{}:{:02}:{:02}", 10 + i / 3600, i / 60 % 60, i % 60);
+    for input in [
+        log(
+            "2024-03-15 10:00:00,001 INFO Starting /usr/bin/app version 1.2",
+            &date,
+        ),
+        log("Starting /usr/bin/app version 1.2", &time),
+        log("src/app/main.py", &time),
+    ] {
+        for budget in [400, 4000] {
+            let out = run(&input, budget);
+            assert_ne!(out.plan.shape, Shape::Search, "{budget}: {}", &input[..80]);
+        }
+    }
+    // Rows that stand still or go back now and then are still search output: `grep -o` prints
+    // a row per match, and two searches in one command may list a file twice.
+    let mut input = String::new();
+    for i in 1..=40 {
+        _ = writeln!(input, "src/a.py:{i}:x = {i}");
+        if i % 5 == 0 {
+            _ = writeln!(input, "src/a.py:{i}:y");
+        }
+    }
+    for i in 1..=10 {
+        _ = writeln!(input, "src/a.py:{i}:z");
+    }
+    assert_eq!(run(&input, 400).plan.shape, Shape::Search);
+}
