@@ -61,7 +61,7 @@ pub struct Shown<'a> {
     pub(super) framed: usize,
     /// Characters of `raw`, when the look-ahead counted them.
     chars: Option<u64>,
-    /// What [`trace::continues`] says of [`Shown::body`], when the look-ahead worked it out.
+    /// What [`super::trace::continues`] says of [`Shown::body`], when the look-ahead worked it out.
     pub continues: Option<bool>,
     /// The [`Key`] of the whole shown line, when the look-ahead worked it out.
     pub key: Option<Key>,

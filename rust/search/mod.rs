@@ -3,7 +3,7 @@
 //! An agent greps to decide which files to open next, so the map (which files matched, how
 //! often) is worth more than the text of match number 1,400. This planner watches the engine's
 //! single pass, sorts every line into match rows, context rows, headings, separators and other
-//! lines ([`line`]), and keeps a bounded per-file table ([`table`]). At `finish` it declines
+//! lines ([`mod@line`]), and keeps a bounded per-file table ([`table`]). At `finish` it declines
 //! unless the output is clearly search-shaped ([`SearchPlanner::is_search_shaped`]); otherwise
 //! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts. A line
 //! whose reading waits for the next one is held (`held.rs`); the bulk of a flood is counted by
