@@ -888,6 +888,7 @@ fn a_match_row_before_a_row_is_no_heading() {
 /// A log whose every line starts with a date or a time, under a first line that names a path,
 /// read as `--heading` output: the first line a file, every date a context row `2024-` and
 /// every time a match row `10:`, of one file with 2,999 rows and no match, or 2,999 matches.
+/// Go's standard logger (`2024/03/15 10:00:01 …`) read as rows of a file named for each hour.
 /// The map showed that one line and lost the log, the errors in it too. A search tool prints a
 /// file's lines in order, each once: rows that go back or stand still are not its output.
 #[test]
@@ -913,6 +914,8 @@ fn a_log_of_dated_lines_under_a_path_is_no_search_output() {
         )
     };
     let time = |i: u64| format!("{}:{:02}:{:02}", 10 + i / 3600, i / 60 % 60, i % 60);
+    // Go's standard logger: a path `2024/03/15 10` and a match row `00:` on every line.
+    let go = |i: u64| format!("2024/03/15 {}", time(i));
     for input in [
         log(
             "2024-03-15 10:00:00,001 INFO Starting /usr/bin/app version 1.2",
@@ -920,6 +923,7 @@ fn a_log_of_dated_lines_under_a_path_is_no_search_output() {
         ),
         log("Starting /usr/bin/app version 1.2", &time),
         log("src/app/main.py", &time),
+        log("2024/03/15 10:00:00 starting", &go),
     ] {
         for budget in [400, 4000] {
             let out = run(&input, budget);
