@@ -89,11 +89,12 @@ pub struct SearchPlanner {
     /// Match rows whose text is a compiler or linter diagnostic
     /// ([`line::is_diagnostic_after_number`]).
     diagnostic_rows: u64,
-    /// Rows whose line number is not past the previous row's of the same file. A search tool
-    /// prints a file's lines in order, each once (but for `-o`, one row per match, which
-    /// repeats a line's number only for a line with several). A log whose every line starts
-    /// with a date or a time reads as rows of one file numbered 2024, or 10, over and over,
-    /// under a first line that looks like a path.
+    /// Rows whose line number is not past the last row's of the same file
+    /// ([`FileTable::in_order`]). A search tool prints a file's lines in order, each once (but
+    /// for `-o`, one row per match, which repeats a line's number only for a line with
+    /// several). A log whose every line starts with a date or a time reads as rows numbered
+    /// 2024, or 10, over and over, of one file (under a first line that looks like a path) or
+    /// of a few (an access log's `127.0.0.1 - - [15/Mar/2024:10:…`, a file per client).
     disordered_rows: u64,
     /// What the first [`DECIDE_AFTER`] non-empty lines said.
     prefix: Prefix,
@@ -351,11 +352,7 @@ impl SearchPlanner {
         open: bool,
     ) {
         self.search_lines += 1;
-        // Files past the table's cap share one index, so their rows are not compared.
-        if self
-            .last
-            .is_some_and(|last| last.file == file && file != SPILLED && row.line_no <= last.line_no)
-        {
+        if !self.table.in_order(file, row.line_no) {
             self.disordered_rows += 1;
         }
         self.last = Some(LastRow {

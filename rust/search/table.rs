@@ -91,6 +91,8 @@ pub struct FileEntry {
     pub truncated: bool,
     /// No further row of this file will be kept.
     sealed: bool,
+    /// The line number of the last row [`FileTable::in_order`] noted.
+    last_line: Option<u64>,
 }
 
 /// Files past the table's cap, counted by directory.
@@ -214,6 +216,17 @@ impl FileTable {
         }
     }
 
+    /// Notes a row numbered `line_no` of file `i`: whether it comes after the file's last row
+    /// noted. A search tool prints a file's lines in order, each once, and its rows together.
+    /// Files past the cap share one entry, so their rows are never out of order.
+    pub fn in_order(&mut self, i: usize, line_no: u64) -> bool {
+        if i == SPILLED {
+            return true;
+        }
+        let last = self.files[i].last_line.replace(line_no);
+        last.is_none_or(|last| line_no > last)
+    }
+
     fn entry_mut(&mut self, i: usize) -> &mut FileEntry {
         match (&mut self.spill, i) {
             (Some(spill), SPILLED) => &mut spill.entry,
@@ -261,6 +274,7 @@ impl FileTable {
             kept_matches: 0,
             truncated: false,
             sealed: i >= self.row_files,
+            last_line: None,
         });
         self.index.insert(path.to_owned(), i);
         if self.listed.is_empty() {
@@ -339,6 +353,7 @@ impl FileTable {
                 kept_matches: 0,
                 truncated: true,
                 sealed: true,
+                last_line: None,
             },
             hash,
             slot,

@@ -888,7 +888,8 @@ fn a_match_row_before_a_row_is_no_heading() {
 /// A log whose every line starts with a date or a time, under a first line that names a path,
 /// read as `--heading` output: the first line a file, every date a context row `2024-` and
 /// every time a match row `10:`, of one file with 2,999 rows and no match, or 2,999 matches.
-/// Go's standard logger (`2024/03/15 10:00:01 …`) read as rows of a file named for each hour.
+/// Go's standard logger (`2024/03/15 10:00:01 …`) read as rows of a file named for each hour,
+/// and an access log as rows of a file per client.
 /// The map showed that one line and lost the log, the errors in it too. A search tool prints a
 /// file's lines in order, each once: rows that go back or stand still are not its output.
 #[test]
@@ -924,6 +925,16 @@ fn a_log_of_dated_lines_under_a_path_is_no_search_output() {
         log("Starting /usr/bin/app version 1.2", &time),
         log("src/app/main.py", &time),
         log("2024/03/15 10:00:00 starting", &go),
+        // An access log: rows numbered 10 of a file per client, `127.0.0.7 - - [15/Mar/2024`.
+        (0..3000)
+            .map(|i| {
+                let at = time(i);
+                format!(
+                    "127.0.0.{} - - [15/Mar/2024:{at} +0000] \"GET /a/{i} HTTP/1.1\" 200\n",
+                    i % 250
+                )
+            })
+            .collect(),
     ] {
         for budget in [400, 4000] {
             let out = run(&input, budget);
