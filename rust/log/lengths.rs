@@ -206,6 +206,12 @@ impl Lengths {
         for (i, line) in lines.iter().enumerate() {
             let no = line.no;
             let before = i.checked_sub(1).map(|j| &lines[j]);
+            if before.is_some_and(|b| b.no == no) {
+                // The line again, as a headline whose first and last error line are one gives
+                // it: it adds nothing.
+                floors.push(floors[i]);
+                continue;
+            }
             let on = match (stretch.as_mut(), before) {
                 (Some(s), Some(before))
                     if no == before.no + 1 && s.last == before.no && no < s.high =>

@@ -272,14 +272,7 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     // failure in another test still names that test.
     for &i in &order {
         if let (false, Some((first, key))) = (headed[i], headline(&blocks[i])) {
-            // A line given twice would leave the selection no bound to refuse it by (see
-            // `Lengths::floors`): with thousands of one-line blocks past the room, measuring
-            // each was the most of the plan's time.
-            if first.no == key.no {
-                sel.try_add(std::slice::from_ref(key), "");
-            } else {
-                sel.try_add(&[first.clone(), key.clone()], "");
-            }
+            sel.try_add(&[first.clone(), key.clone()], "");
         }
     }
     noted

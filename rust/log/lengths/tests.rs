@@ -174,6 +174,9 @@ fn floors_of_a_line_alone_in_a_gap_miss_only_its_newline() {
         let alone = std::slice::from_ref(&lines[at]);
         let no = alone[0].no;
         let floor = lengths.floors(&shown, alone)[1];
+        // Given twice, as a one-line block's headline is, it is bounded alike.
+        let twice = [alone[0].clone(), alone[0].clone()];
+        assert_eq!(lengths.floors(&shown, &twice)[2], floor);
         let mark = lengths.mark();
         let mut with = shown.clone();
         with.insert(no, (alone[0].clone(), String::new()));
