@@ -196,7 +196,7 @@ impl Lengths {
     /// `lines` stop running on, one after or before the other. While the lines so far run on
     /// in one stretch, what it surely adds around itself counts too (see [`Lengths::around`]):
     /// a line tried alone in the middle of a long gap is then bounded within its own `'\n'`.
-    pub fn floors<'a>(&self, shown: &Shown, lines: &'a [Kept]) -> Vec<u64> {
+    pub fn floors<'a>(&self, shown: &'a Shown, lines: &'a [Kept]) -> Vec<u64> {
         let mut floors = Vec::with_capacity(lines.len() + 1);
         floors.push(self.total);
         let (mut gained, mut gone) = (0, 0);
@@ -214,30 +214,28 @@ impl Lengths {
             }
             let on = match (stretch.as_mut(), before) {
                 (Some(s), Some(before))
-                    if no == before.no + 1 && s.last == before.no && no < s.high =>
+                    if no == before.no + 1 && s.last.no == before.no && no < s.high =>
                 {
                     if starts_run(before, line) {
                         gained += char_count(&line.text) + 1;
                     }
-                    s.last = no;
-                    s.last_line = line;
+                    s.last = line;
                     true
                 }
                 (Some(s), Some(before))
-                    if no + 1 == before.no && s.first == before.no && no > s.low =>
+                    if no + 1 == before.no && s.first.no == before.no && no > s.low =>
                 {
                     if starts_run(line, before) {
                         gained += char_count(&before.text) + 1;
                     }
-                    s.first = no;
-                    s.first_line = line;
+                    s.first = line;
                     true
                 }
                 _ => false,
             };
             if !on {
                 if let Some(s) = stretch.take() {
-                    stretches.push((s.first, s.last));
+                    stretches.push((s.first.no, s.last.no));
                 }
                 // A line met twice would count twice, and scattered lines cost a look each at
                 // every stretch: no bound from here on.
@@ -262,31 +260,29 @@ impl Lengths {
                 let below = stretches.iter().map(|s| s.1).filter(|&last| last < no);
                 let above = stretches.iter().map(|s| s.0).filter(|&first| first > no);
                 stretch = Some(Stretch {
-                    first: no,
-                    last: no,
-                    first_line: line,
-                    last_line: line,
+                    first: line,
+                    last: line,
                     low: below.fold(prev, u64::max),
                     high: above.fold(next, u64::min),
-                    prev,
+                    prev: run_before.map(|(_, run)| &shown[&run.last].0),
                     prev_len: run_before.map_or(0, |(_, run)| run.len),
-                    next,
+                    next: run_after.map(|(start, _)| &shown[start].0),
                     next_len: run_after.map_or(0, |(_, run)| run.len),
                     prev_gone: false,
                     next_gone: false,
                 });
             }
             let s = stretch.as_mut().expect("a line not shown is in a stretch");
-            if !s.prev_gone && s.first == s.prev + 1 {
+            if !s.prev_gone && s.first.no == s.prev_no() + 1 {
                 s.prev_gone = true;
                 gone += s.prev_len;
             }
-            if !s.next_gone && s.last + 1 == s.next {
+            if !s.next_gone && s.last.no + 1 == s.next_no() {
                 s.next_gone = true;
                 gone += s.next_len;
             }
             let around = if stretches.is_empty() {
-                self.around(shown, s)
+                self.around(s)
             } else {
                 0
             };
@@ -299,16 +295,15 @@ impl Lengths {
     /// counts of it: where no shown line runs into it from before, its first line's text,
     /// which starts a run, and the gap marker before it; where none comes right after it, the
     /// gap marker after it. The gap it splits is counted as gone, so these are exact.
-    fn around(&self, shown: &Shown, s: &Stretch) -> u64 {
+    fn around(&self, s: &Stretch) -> u64 {
         let mut len = 0;
-        if s.first > s.prev + 1 {
-            let prev = (s.prev > 0).then(|| &shown[&s.prev].0);
-            len += Self::gap_between(prev, s.first_line) + char_count(&s.first_line.text);
+        if s.first.no > s.prev_no() + 1 {
+            len += Self::gap_between(s.prev, s.first) + char_count(&s.first.text);
         }
-        if s.last + 1 < s.next {
-            len += match shown.get(&s.next) {
-                Some((next, _)) => Self::gap_between(Some(s.last_line), next),
-                None => self.tail_gap(Some(s.last_line)),
+        if s.last.no + 1 < s.next_no() {
+            len += match s.next {
+                Some(next) => Self::gap_between(Some(s.last), next),
+                None => self.tail_gap(Some(s.last)),
             };
         }
         len
@@ -395,23 +390,33 @@ const MAX_STRETCHES: usize = 64;
 /// Lines of [`Lengths::floors`] that run on one after the other, not shown, between two shown
 /// lines.
 struct Stretch<'a> {
-    first: u64,
-    last: u64,
-    first_line: &'a Kept,
-    last_line: &'a Kept,
+    first: &'a Kept,
+    last: &'a Kept,
     /// The stretch runs on only between these: the shown lines around it, and the stretches
     /// before it.
     low: u64,
     high: u64,
-    /// The shown line before the stretch (0 for none), and the length of its run.
-    prev: u64,
+    /// The shown line before the stretch, and the length of its run.
+    prev: Option<&'a Kept>,
     prev_len: u64,
-    /// The shown line after the stretch (`u64::MAX` for none), and the length of its run.
-    next: u64,
+    /// The shown line after the stretch, and the length of its run.
+    next: Option<&'a Kept>,
     next_len: u64,
     /// Whether the runs of `prev` and `next` are counted as gone.
     prev_gone: bool,
     next_gone: bool,
+}
+
+impl Stretch<'_> {
+    /// The number of the shown line before the stretch, 0 for none.
+    fn prev_no(&self) -> u64 {
+        self.prev.map_or(0, |line| line.no)
+    }
+
+    /// The number of the shown line after the stretch, `u64::MAX` for none.
+    fn next_no(&self) -> u64 {
+        self.next.map_or(u64::MAX, |line| line.no)
+    }
 }
 
 /// Whether `line` surely starts a run of its own after `before`, the line before it: a run
