@@ -1,5 +1,6 @@
-"""`shapeclip hook claude-code` with events in the shapes of Claude Code's hooks reference
-(code.claude.com/docs/en/hooks): PreToolUse on Bash, PostToolUse on an MCP tool."""
+"""`shapeclip hook claude-code` with events in the shapes Claude Code sends (code.claude.com/docs/en/hooks;
+the `tool_response` of each built-in tool as anthropics/claude-code#68951 and the hooks reference
+show them): PostToolUse on Bash, Read, Grep, Glob and MCP tools, and never a permission answer."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import json
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hook_events import BUILD_LOG, hook, printed_config, readme_config, run_shell
+from hook_events import BUILD_LOG, hook, printed_config, readme_config
 
 COMMON = {
     "session_id": "abc123",
@@ -23,82 +25,119 @@ COMMON = {
 
 
 @pytest.fixture(autouse=True)
-def _no_settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A HOME without Claude Code settings: no rule allows a command, so each is asked about
-    (test_hook_claude_permissions has the rules)."""
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+def _private_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHAPECLIP_STORE", str(tmp_path / "store"))
 
 
-def pre_bash(command: str, **tool_input: Any) -> dict[str, Any]:
+def post(tool: str, response: object, **tool_input: Any) -> dict[str, Any]:
     return {
         **COMMON,
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command, "description": "Run it", **tool_input},
+        "hook_event_name": "PostToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_response": response,
     }
 
 
-def rewritten(reply: dict[str, Any]) -> str:
+def replaced(reply: dict[str, Any]) -> Any:
     out = reply["hookSpecificOutput"]
-    assert out["hookEventName"] == "PreToolUse"
-    assert out["permissionDecision"] == "ask"
-    command = out["updatedInput"]["command"]
-    assert isinstance(command, str)
-    return command
+    assert set(out) == {"hookEventName", "updatedToolOutput"}
+    assert out["hookEventName"] == "PostToolUse"
+    return out["updatedToolOutput"]
 
 
-def test_a_bash_command_is_rewritten_and_the_rest_of_the_input_kept() -> None:
-    reply, _ = hook("claude-code", pre_bash("pytest -x", timeout=120000))
-    updated = reply["hookSpecificOutput"]["updatedInput"]
-    # updatedInput replaces the whole input, so every other field must come back as it was.
-    assert updated["description"] == "Run it" and updated["timeout"] == 120000
-    words = shlex.split(rewritten(reply))
-    assert words[-8:] == ["--tool", "bash", "--budget", "16000", "--", "bash", "-c", "pytest -x"]
+# Issue 25, item 1: each of these once came back `permissionDecision: allow` (or `ask`), with a
+# rewritten command that ran what the user's deny rules forbid. A PreToolUse event now gets no
+# answer at all, whatever the command and the mode: Claude Code decides, as without shapeclip.
+DENIED_ONCE_ALLOWED = [
+    "echo ok #'\nrm -rf foo\n#'",
+    "echo $'\\'' ; rm -rf foo ; echo '\\'",
+    "echo evil#x > /root/.bashrc",
+    "time -p rm -rf foo",
+    "coproc rm -rf foo",
+    "function f { rm -rf foo; }; f",
+    "r\\\nm -rf foo",
+    "echo hi #'\nsleep 4 &\n#'",
+    "command cd /tmp && ls",
+    "sudo " + "a " * 16_000,
+    "ls",
+    "cd src && make",
+]
 
 
-def test_the_budget_option_reaches_the_rewritten_command() -> None:
-    reply, _ = hook("claude-code", pre_bash("make"), "--budget", "4000")
-    assert shlex.split(rewritten(reply))[-5] == "4000"
+@pytest.mark.parametrize("mode", ["default", "acceptEdits", "bypassPermissions", "plan"])
+def test_issue_25_a_command_before_it_runs_gets_no_answer(mode: str) -> None:
+    for command in DENIED_ONCE_ALLOWED:
+        event = {
+            **COMMON,
+            "permission_mode": mode,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "Run it"},
+        }
+        assert hook("claude-code", event) == ({}, "")
 
 
-def test_end_to_end_the_rewritten_command_prints_compressed_output_and_keeps_a_failing_status(tmp_path: Any) -> None:
-    (tmp_path / "build.log").write_text(BUILD_LOG)
-    original = "cat build.log && echo 'naïve “quotes” it'\"'\"'s 日本' && exit 3"
-    plain = run_shell(original, cwd=str(tmp_path))
-    reply, _ = hook("claude-code", pre_bash(original), "--budget", "2000")
-    done = run_shell(rewritten(reply), cwd=str(tmp_path))
-    assert plain.returncode == done.returncode == 3
-    assert len(plain.stdout) > 100_000 and len(done.stdout) <= 2000
-    assert "[shapeclip:" in done.stdout and "shapeclip show" in done.stdout
-    assert "naïve “quotes” it's 日本\n" in done.stdout
+def test_bash_output_is_replaced_in_bashs_own_shape() -> None:
+    response = {"stdout": BUILD_LOG, "stderr": "warning: x\n", "interrupted": False, "isImage": False}
+    new = replaced(hook("claude-code", post("Bash", response, command="make"), "--budget", "3000")[0])
+    assert set(new) == set(response)
+    assert new["interrupted"] is False and new["isImage"] is False and new["stderr"] == "warning: x\n"
+    assert len(new["stdout"]) + len(new["stderr"]) <= 3000
+    assert "error: linker failed" in new["stdout"] and "shapeclip show" in new["stdout"]
 
 
-def test_a_compound_command_runs_whole_inside_the_wrapper() -> None:
-    original = "printf 'a\\n' | tr a b; false || echo recovered && echo done"
-    reply, _ = hook("claude-code", pre_bash(original))
-    done = run_shell(rewritten(reply))
-    assert (done.stdout, done.returncode) == (run_shell(original).stdout, 0) == ("b\nrecovered\ndone\n", 0)
+def test_bash_output_persisted_to_a_file_is_read_whole_and_the_persisted_fields_dropped(tmp_path: Path) -> None:
+    full = tmp_path / "b8d1.txt"
+    full.write_text(BUILD_LOG)
+    response = {
+        "stdout": BUILD_LOG[:30_000],
+        "stderr": "",
+        "interrupted": False,
+        "persistedOutputPath": str(full),
+        "persistedOutputSize": len(BUILD_LOG),
+    }
+    new = replaced(hook("claude-code", post("Bash", response, command="make"), "--budget", "4000")[0])
+    assert "persistedOutputPath" not in new and "persistedOutputSize" not in new
+    # The last line is only in the persisted file, not in the cut stdout Claude Code handed over.
+    assert "error: linker failed" in new["stdout"] and len(new["stdout"]) <= 4000
 
 
-def test_commands_that_must_stay_in_claudes_shell_get_no_answer() -> None:
-    for command in ("cd src && npm test", "export X=1", "shapeclip show 3f9a2c1b7d04 --lines 1:9", "vim a.txt"):
-        assert hook("claude-code", pre_bash(command)) == ({}, "")
-    assert hook("claude-code", pre_bash("npm run dev", run_in_background=True)) == ({}, "")
+def test_a_read_is_cut_only_at_its_end_so_claudes_line_numbers_stay_true() -> None:
+    content = "".join(f"line {i}\n" for i in range(1, 2001))
+    response = {
+        "type": "text",
+        "file": {"filePath": "/r/a.py", "content": content, "numLines": 2000, "startLine": 101, "totalLines": 2100},
+    }
+    new = replaced(hook("claude-code", post("Read", response, file_path="/r/a.py"), "--budget", "2000")[0])
+    file = new["file"]
+    assert len(file["content"]) <= 2000 and file["startLine"] == 101 and file["filePath"] == "/r/a.py"
+    lines = file["content"].splitlines()
+    assert lines[:-1] == [f"line {i}" for i in range(1, len(lines))]
+    assert file["numLines"] == len(lines)
+    kept = len(lines) - 1
+    assert lines[-1].startswith(f"[shapeclip: lines {101 + kept}-2100 of this file not shown ({2000 - kept} lines); ")
+    words = shlex.split(lines[-1].split("; ", 1)[1].rstrip("]"))
+    done = subprocess.run([sys.executable, "-m", "shapeclip", *words[1:]], capture_output=True, text=True)
+    assert done.stdout.startswith(f"{kept + 1}:line {kept + 1}\n") or done.stdout.startswith(f"line {kept + 1}\n")
+
+
+def test_grep_content_and_glob_file_lists_keep_their_shapes() -> None:
+    rows = "".join(f"src/mod_{i}.py:{i}:    import thing_{i}\n" for i in range(3000))
+    grep = {"mode": "content", "numFiles": 3000, "filenames": [], "content": rows, "numLines": 3000}
+    new = replaced(hook("claude-code", post("Grep", grep, pattern="import"), "--budget", "2500")[0])
+    assert set(new) == set(grep) and new["numLines"] == 3000 and len(new["content"]) <= 2500
+    names = [f"src/pkg_{i // 50}/file_{i}.py" for i in range(3000)]
+    glob = {"filenames": names, "durationMs": 12, "numFiles": 3000, "truncated": False}
+    new = replaced(hook("claude-code", post("Glob", glob, pattern="**/*.py"), "--budget", "2500")[0])
+    assert set(new) == set(glob) and isinstance(new["filenames"], list)
+    assert len("\n".join(new["filenames"])) <= 2500 and new["filenames"][0] == names[0]
 
 
 def test_an_mcp_tool_output_is_replaced_in_the_shape_it_came_in() -> None:
     blocks = [{"type": "text", "text": BUILD_LOG}, {"type": "image", "data": "iVBOR", "mimeType": "image/png"}]
     for response in (BUILD_LOG, blocks, {"content": blocks, "isError": False}):
-        event = {
-            **COMMON,
-            "hook_event_name": "PostToolUse",
-            "tool_name": "mcp__ci__get_build_log",
-            "tool_input": {"build": 812},
-            "tool_response": response,
-        }
-        reply, _ = hook("claude-code", event, "--budget", "3000")
+        reply, _ = hook("claude-code", post("mcp__ci__get_build_log", response, build=812), "--budget", "3000")
         out = reply["hookSpecificOutput"]
         assert out["hookEventName"] == "PostToolUse"
         new = out["updatedMCPToolOutput"]
@@ -110,29 +149,30 @@ def test_an_mcp_tool_output_is_replaced_in_the_shape_it_came_in() -> None:
             assert content[1] == blocks[1]
 
 
-def test_output_that_fits_and_built_in_tools_get_no_answer() -> None:
-    small = {**COMMON, "hook_event_name": "PostToolUse", "tool_name": "mcp__ci__status", "tool_response": "ok"}
-    assert hook("claude-code", small) == ({}, "")
-    read = {**COMMON, "hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": BUILD_LOG}
-    assert hook("claude-code", read) == ({}, "")
+def test_output_that_fits_and_other_tools_get_no_answer() -> None:
+    assert hook("claude-code", post("mcp__ci__status", "ok")) == ({}, "")
+    assert hook("claude-code", post("Bash", {"stdout": "ok\n", "stderr": "", "interrupted": False})) == ({}, "")
+    assert hook("claude-code", post("Write", {"type": "create", "content": BUILD_LOG})) == ({}, "")
 
 
 def test_malformed_input_passes_through_with_a_note() -> None:
-    for raw in (b"", b"not json", b"[1, 2]", b'{"tool_input": ', json.dumps(pre_bash("make"))[:-5].encode()):
+    for raw in (b"", b"not json", b"[1, 2]", b'{"tool_input": '):
         reply, note = hook("claude-code", None, raw=raw)
         assert reply == {} and note.startswith("shapeclip hook claude-code: ")
     # An event with fields of the wrong type is not an error either: nothing is changed.
-    assert hook("claude-code", {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": "make"}) == ({}, "")
+    for response in ("text", {"stdout": 5}, {"file": "x"}, {"filenames": [1, 2]}):
+        for tool in ("Bash", "Read", "Grep", "Glob"):
+            assert hook("claude-code", post(tool, response)) == ({}, "")
 
 
-def test_print_config_is_the_settings_block_naming_this_shapeclip() -> None:
+def test_print_config_is_one_post_tool_hook_naming_this_shapeclip() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "shapeclip", "hook", "--print-config", "claude-code"], capture_output=True
     )
     hooks = json.loads(done.stdout)["hooks"]
-    assert [group["matcher"] for group in hooks["PreToolUse"]] == ["Bash"]
-    assert [group["matcher"] for group in hooks["PostToolUse"]] == ["mcp__.*"]
-    command = hooks["PreToolUse"][0]["hooks"][0]["command"]
+    assert list(hooks) == ["PostToolUse"]
+    assert [group["matcher"] for group in hooks["PostToolUse"]] == ["Bash|Read|Grep|Glob|mcp__.*"]
+    command = hooks["PostToolUse"][0]["hooks"][0]["command"]
     assert shlex.split(command)[-2:] == ["hook", "claude-code"]
 
 

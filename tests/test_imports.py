@@ -1,9 +1,9 @@
 """What the command line imports, so that its start-up cannot grow back unnoticed.
 
-Under a harness's hook every shell command starts two shapeclip processes, `shapeclip hook`
-and then the wrapped `shapeclip -- command`, so their imports are paid twice per command
-(README, "What a call costs"). The hook needs neither the compressor nor digests; the
-wrapper needs the compressor but not digests (nor their asyncio), logging, messages or hooks.
+Under a harness's hook every tool call starts `shapeclip hook`, so its imports are paid on
+every call (README, "What a call costs"). On output that fits, the hook needs neither the
+compressor nor digests; `shapeclip -- command` needs the compressor but not digests (nor
+their asyncio), logging, messages or hooks.
 Each test runs the real command under `python -X importtime` and reads what it imported.
 """
 
@@ -19,9 +19,10 @@ EVENT = {
     "session_id": "s",
     "cwd": "/",
     "permission_mode": "default",
-    "hook_event_name": "PreToolUse",
+    "hook_event_name": "PostToolUse",
     "tool_name": "Bash",
     "tool_input": {"command": "npm test 2>&1 | tail -40", "description": "Run tests"},
+    "tool_response": {"stdout": "ok\n", "stderr": "", "interrupted": False, "isImage": False},
 }
 NEVER_AT_START = {"asyncio", "ssl", "concurrent.futures", "logging", "shapeclip.messages", "shapeclip.ledger"}
 
@@ -36,9 +37,9 @@ def imported(*args: str, stdin: bytes = b"") -> set[str]:
     return {line.rsplit("|", 1)[1].strip() for line in lines if line.startswith("import time:") and "|" in line}
 
 
-def test_the_hook_imports_neither_the_compressor_nor_asyncio() -> None:
+def test_a_hook_on_output_that_fits_imports_neither_the_compressor_nor_asyncio() -> None:
     modules = imported("hook", "claude-code", stdin=json.dumps(EVENT).encode())
-    assert "shapeclip.hooks.claude_permissions" in modules  # it did answer the event
+    assert "shapeclip.hooks.claude_code" in modules  # it did answer the event
     unwanted = NEVER_AT_START | {"shapeclip.api", "shapeclip._core", "shapeclip.store", "shapeclip.digest"}
     unwanted |= {"dataclasses", "pathlib"}
     assert modules & unwanted == set()

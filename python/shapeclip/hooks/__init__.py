@@ -1,10 +1,10 @@
 """`shapeclip hook NAME`: shapeclip as a command hook of Claude Code, Codex CLI or Gemini CLI.
 
 The harness runs the hook with its event as JSON on standard input and reads the answer as
-JSON on standard output. A pre-tool event on the shell tool gets the command rewritten to run
-under shapeclip (see `command`); a post-tool event gets its output compressed in place, in the
-shape it came in (see `output`). Every other event gets `{}`, which all three read as "change
-nothing".
+JSON on standard output. A post-tool event gets its output compressed in place, in the shape
+it came in (see `output`), after the tool ran; every other event gets `{}`, which all three
+read as "change nothing". No answer ever carries a permission decision or rewrites a command:
+what runs is the harness's and the user's to decide, exactly as without shapeclip.
 
 A hook must never be why a tool call fails: input that is not a JSON object, or any error
 while answering, gives `{}` too, with a note on standard error, and the exit status is 0.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 from types import ModuleType
@@ -24,7 +25,6 @@ from typing import Any, NoReturn
 
 from .. import DEFAULT_BUDGET
 from . import claude_code, codex, gemini
-from .command import shapeclip_argv
 from .output import Settings
 
 HARNESSES: dict[str, ModuleType] = {module.NAME: module for module in (claude_code, codex, gemini)}
@@ -46,7 +46,7 @@ def _parser() -> _Parser:
     parser = _Parser(
         prog="shapeclip hook",
         description="Answer a Claude Code, Codex CLI or Gemini CLI hook event (JSON on standard input): "
-        "run shell commands through shapeclip and compress MCP tool output.",
+        "compress a tool's output after it ran.",
     )
     parser.add_argument("name", metavar="NAME", choices=sorted(HARNESSES), help=", ".join(sorted(HARNESSES)))
     parser.add_argument(
@@ -74,12 +74,20 @@ def answer(name: str, raw: bytes, settings: Settings) -> dict[str, Any]:
     return result
 
 
+def shapeclip_argv() -> list[str]:
+    """How to run this very shapeclip again, whatever PATH the harness's shell has."""
+    script = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if os.path.basename(script) == "shapeclip" and os.access(script, os.X_OK):
+        return [script]
+    return [sys.executable, "-m", "shapeclip"]
+
+
 def run(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    settings = Settings(budget=args.budget, argv=tuple(shapeclip_argv()))
+    settings = Settings(budget=args.budget)
     if args.print_config:
         budget = [] if args.budget == DEFAULT_BUDGET else ["--budget", str(args.budget)]
-        hook_command = shlex.join([*settings.argv, "hook", args.name, *budget])
+        hook_command = shlex.join([*shapeclip_argv(), "hook", args.name, *budget])
         print(HARNESSES[args.name].config(hook_command))
         return 0
     reply = answer(args.name, sys.stdin.buffer.read(), settings)

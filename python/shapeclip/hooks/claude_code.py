@@ -1,85 +1,150 @@
-"""Claude Code: a `PreToolUse` hook on Bash, a `PostToolUse` hook on MCP tools.
+"""Claude Code: a `PostToolUse` hook that replaces what Bash, Read, Grep, Glob and MCP tools
+returned, after they ran and before the result is appended.
 
-The Bash tool's output cannot be replaced after it ran: Claude Code ignores a PostToolUse
-`updatedToolOutput` for Bash (anthropics/claude-code#54196, #67442, #68951), and cuts Bash
-output itself at 30,000 characters. So the command is rewritten before it runs
-(`hookSpecificOutput.updatedInput`, which replaces the whole tool input) to run under
-shapeclip. Claude Code's permission rules would then see the rewritten command, so the
-answer carries the decision Claude Code would have made for the original one
-(`claude_permissions`): "allow" only where the user's rules or mode allow it, "ask" (which
-Claude Code takes with `updatedInput` since 2.1.0: "hooks as middleware while still requesting
-user consent") where it would have prompted, and no answer at all where a deny or ask rule
-could apply. An MCP tool's output is replaced after it ran
-(`hookSpecificOutput.updatedMCPToolOutput`, "for MCP tools only: replaces the tool's output
-with the provided value" in the hooks reference, code.claude.com/docs/en/hooks).
+The hook decides nothing about what runs: it never answers a permission question, never
+rewrites a command, and Claude Code's own permission rules see every command exactly as the
+model wrote it. It only shrinks what came back.
+
+Claude Code takes a replaced output only in the tool's own output shape and silently keeps the
+original otherwise (a bare string for Bash is dropped as "does not match Bash's output shape",
+anthropics/claude-code#68951), so each built-in tool's answer is its `tool_response` with
+only the text fields replaced (`updatedToolOutput`), and an MCP tool's its result in the shape
+it came in (`updatedMCPToolOutput`). Output too long for Claude Code to hand over whole comes
+with the full text in a file (`persistedOutputPath`): the hook reads it from there, and drops
+the persisted fields from its answer, whose text now holds what the agent is to read.
+
+Claude Code numbers the lines of a Read result itself, from `file.startLine`; a gap in the
+middle would shift every number after it. So a read is cut only at its end: its first lines,
+whole, then one marker line that names the omitted lines by their numbers in the file.
 """
 
 from __future__ import annotations
 
 import json
-import os
+from collections.abc import Callable
 from typing import Any
 
-from . import claude_permissions, command
-from .output import Settings, compressed_and_stored
+from .output import Settings, compressed_and_stored, compressed_text, stored_way_back
 
 NAME = "claude-code"
+#: The tool names the printed config matches: the built-in tools whose output this replaces,
+#: and every MCP tool.
+MATCHER = "Bash|Read|Grep|Glob|mcp__.*"
 
 
-def rewritten_input(event: dict[str, Any], settings: Settings) -> dict[str, Any] | None:
-    """The tool input that runs `tool_input.command` under shapeclip, every other field kept;
-    None when the command is to be left as it is."""
-    tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+def _persisted(response: dict[str, Any], field: str) -> dict[str, Any]:
+    """`response` with `field` read back whole from `persistedOutputPath` where Claude Code
+    kept it, and the persisted fields dropped: the answer's text is what the agent reads."""
+    path = response.get("persistedOutputPath")
+    if not isinstance(path, str):
+        return response
+    try:
+        with open(path, encoding="utf-8", errors="replace", newline="") as file:
+            full = file.read()
+    except OSError:
+        return response
+    rest = {k: v for k, v in response.items() if k not in ("persistedOutputPath", "persistedOutputSize")}
+    return {**rest, field: full}
+
+
+def _bash(response: Any, settings: Settings) -> dict[str, Any] | None:
+    if not isinstance(response, dict) or not isinstance(response.get("stdout"), str):
         return None
-    # A background command's output is read later, in pieces; it is no output to compress now.
-    if tool_input.get("run_in_background") or command.why_not_wrapped(tool_input["command"]) is not None:
+    persisted = "persistedOutputPath" in response
+    response = _persisted(response, "stdout")
+    stdout: str = response["stdout"]
+    stderr = response.get("stderr") if isinstance(response.get("stderr"), str) else ""
+    if len(stdout) + len(stderr) <= settings.budget and not persisted:
         return None
-    return {**tool_input, "command": command.wrapped(tool_input["command"], settings.budget, settings.argv)}
+    # Errors are short and decisive; they keep up to a quarter of the budget, the rest is stdout's.
+    err_room = min(len(stderr), max(settings.budget // 4, 1))
+    new_err = compressed_text(stderr, "bash", err_room) if stderr else stderr
+    new_out = compressed_text(stdout, "bash", max(settings.budget - len(new_err), 1))
+    if new_out == stdout and new_err == stderr and not persisted:
+        return None
+    return {**response, "stdout": new_out, **({"stderr": new_err} if "stderr" in response else {})}
 
 
-def _permission_rules(event: dict[str, Any]) -> claude_permissions.Rules:
-    cwd = event.get("cwd")
-    cwd = cwd if isinstance(cwd, str) and cwd else None
-    project = os.environ.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
-    return claude_permissions.load(os.path.expanduser("~"), project, cwd)
+def _read(response: Any, settings: Settings) -> dict[str, Any] | None:
+    file = response.get("file") if isinstance(response, dict) else None
+    if not isinstance(file, dict) or not isinstance(file.get("content"), str):
+        return None
+    content: str = file["content"]
+    if len(content) <= settings.budget:
+        return None
+    given = file.get("startLine")
+    start = given if isinstance(given, int) else 1
+    lines = content.splitlines(keepends=True)
+    way_back = stored_way_back(content, "read_file")
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        marker = _read_marker(start, len(kept), len(lines), way_back)
+        if used + len(line) + len(marker) + 1 > settings.budget:
+            break
+        kept.append(line)
+        used += len(line)
+    if not kept:
+        return None  # one line longer than the budget: Claude Code's own limits apply
+    if not kept[-1].endswith("\n"):
+        kept[-1] += "\n"
+    text = "".join(kept) + _read_marker(start, len(kept), len(lines), way_back)
+    return {**response, "file": {**file, "content": text, "numLines": len(kept) + 1}}
 
 
-def rewrite_bash(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    """The PreToolUse answer that runs the Bash command under shapeclip with the permission
-    decision Claude Code would have made for it, or {} to leave it to Claude Code."""
-    new_input = rewritten_input(event, settings)
-    if new_input is None:
-        return {}
-    mode = event.get("permission_mode")
-    original = event["tool_input"]["command"]
-    rules = _permission_rules(event)
-    decision = claude_permissions.decide(original, mode if isinstance(mode, str) and mode else "default", rules)
-    if decision is None:
-        return {}
-    out = {"hookEventName": "PreToolUse", "permissionDecision": decision, "updatedInput": new_input}
-    if decision == "ask":  # shown in the prompt, above a command the user did not write
-        out["permissionDecisionReason"] = f"shapeclip compresses the output of: {original}"
-    return {"hookSpecificOutput": out}
+def _read_marker(start: int, kept: int, total: int, way_back: str) -> str:
+    """The last line of a cut read: the omitted lines by their numbers in the file, and the way
+    back (whose `A:B` counts from the read's first line, as the stored copy does)."""
+    first, last = start + kept, start + total - 1
+    back = way_back.replace("A:B", f"{kept + 1}:{total}")
+    return f"[shapeclip: lines {first}-{last} of this file not shown ({total - kept} lines); {back}]"
+
+
+def _grep(response: Any, settings: Settings) -> dict[str, Any] | None:
+    if not isinstance(response, dict):
+        return None
+    if isinstance(response.get("content"), str) and len(response["content"]) > settings.budget:
+        return {**response, "content": compressed_text(response["content"], "grep", settings.budget)}
+    return _paths(response, settings)
+
+
+def _paths(response: Any, settings: Settings) -> dict[str, Any] | None:
+    """A list of paths (`filenames`) cut to the budget; the marker is one more entry."""
+    names = response.get("filenames") if isinstance(response, dict) else None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return None
+    joined = "\n".join(names)
+    if len(joined) <= settings.budget:
+        return None
+    return {**response, "filenames": compressed_text(joined, "glob", settings.budget).split("\n")}
+
+
+BUILT_IN: dict[str, Callable[[Any, Settings], dict[str, Any] | None]] = {
+    "Bash": _bash,
+    "Read": _read,
+    "Grep": _grep,
+    "Glob": _paths,
+}
 
 
 def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     tool = event.get("tool_name")
-    kind = event.get("hook_event_name")
-    if kind == "PreToolUse" and tool == "Bash":
-        return rewrite_bash(event, settings)
-    if kind == "PostToolUse" and isinstance(tool, str) and tool.startswith("mcp__"):
-        replaced = compressed_and_stored(event.get("tool_response"), tool, settings.budget)
-        if replaced is not None:
-            return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": replaced}}
-    return {}
+    if event.get("hook_event_name") != "PostToolUse" or not isinstance(tool, str):
+        return {}
+    response = event.get("tool_response")
+    if tool.startswith("mcp__"):
+        replaced = compressed_and_stored(response, tool, settings.budget)
+        if replaced is None:
+            return {}
+        return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": replaced}}
+    shape = BUILT_IN.get(tool)
+    new = shape(response, settings) if shape else None
+    if new is None:
+        return {}
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": new}}
 
 
 def config(hook_command: str) -> str:
     """The `hooks` block of ~/.claude/settings.json (or a project's .claude/settings.json)."""
-    entry = [{"type": "command", "command": hook_command}]
-    hooks = {
-        "PreToolUse": [{"matcher": "Bash", "hooks": entry}],
-        "PostToolUse": [{"matcher": "mcp__.*", "hooks": entry}],
-    }
+    hooks = {"PostToolUse": [{"matcher": MATCHER, "hooks": [{"type": "command", "command": hook_command}]}]}
     return json.dumps({"hooks": hooks}, indent=2)

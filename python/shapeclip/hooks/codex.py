@@ -1,15 +1,16 @@
-"""Codex CLI: a `PreToolUse` hook on its shell tool.
+"""Codex CLI: a `PostToolUse` hook, for the day Codex takes a replaced output.
 
-Codex hands every shell-like tool to hooks as `Bash` with `tool_input: {"command": ...}` and
-accepts `updatedInput` only together with `permissionDecision: "allow"` (openai/codex#20527;
-codex-rs/hooks/src/events/pre_tool_use.rs, test `permission_decision_allow_can_update_input`),
-the same answer as Claude Code's.
+The hook decides nothing about what runs. It used to rewrite shell commands from PreToolUse,
+which Codex accepts only together with `permissionDecision: "allow"` (codex-rs/hooks,
+`permission_decision_allow_can_update_input`), so every rewritten command, `rm -rf build`
+among them, skipped Codex's own approval. That answer is gone, and no answer of this hook
+carries a permission decision.
 
-Codex does not replace a tool's output from `PostToolUse` (as of openai/codex#38135, open
-August 2026: it rejects `updatedMCPToolOutput` and has no `updatedToolOutput`; #20703, which
-would add it, was not merged), so a PostToolUse event gets the answer that #20703 specifies,
-`updatedToolOutput` in the shape of `tool_response`, which Codex today reports as
-unsupported and ignores: the call goes on unchanged. The printed config leaves it out.
+Codex does not yet replace a tool's output from `PostToolUse` (openai/codex#38135: it rejects
+`updatedMCPToolOutput` and has no `updatedToolOutput`; #20703, which would add the latter, was
+not merged). A PostToolUse event gets the answer #20703 specifies, `updatedToolOutput` in the
+shape of `tool_response`, which Codex today reports as unsupported and ignores: the call goes
+on unchanged, and so does the output the model reads.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .claude_code import rewritten_input
 from .output import Settings, compressed_and_stored
 
 NAME = "codex"
@@ -25,14 +25,7 @@ NAME = "codex"
 
 def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     tool = event.get("tool_name")
-    kind = event.get("hook_event_name")
-    if kind == "PreToolUse" and tool == "Bash":
-        new_input = rewritten_input(event, settings)
-        if new_input is None:
-            return {}
-        decision = {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": new_input}
-        return {"hookSpecificOutput": decision}
-    if kind == "PostToolUse" and isinstance(tool, str):
+    if event.get("hook_event_name") == "PostToolUse" and isinstance(tool, str):
         replaced = compressed_and_stored(event.get("tool_response"), tool, settings.budget)
         if replaced is not None:
             return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}}
@@ -41,5 +34,5 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
 
 def config(hook_command: str) -> str:
     """The contents of ~/.codex/hooks.json (or a trusted project's .codex/hooks.json)."""
-    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": hook_command}]}]}
+    hooks = {"PostToolUse": [{"matcher": ".*", "hooks": [{"type": "command", "command": hook_command}]}]}
     return json.dumps({"hooks": hooks}, indent=2)

@@ -16,11 +16,10 @@ if TYPE_CHECKING:  # it and `compress` are imported where there is output: a Pre
 
 
 class Settings(NamedTuple):
-    """What every hook answer needs: the per-call budget, and how to run shapeclip again.
-    (A named tuple, not a dataclass, so that a hook's start does not import `dataclasses`.)"""
+    """What every hook answer needs: the per-call budget. (A named tuple, not a dataclass, so
+    that a hook's start does not import `dataclasses`.)"""
 
     budget: int
-    argv: tuple[str, ...]
 
 
 def _text_blocks(blocks: list[Any]) -> list[int]:
@@ -57,6 +56,26 @@ def compressed_output(value: object, tool: str, budget: int, store: Store | None
         blocks = _compressed_blocks(value["content"], tool, budget, store)
         return None if blocks is None else {**value, "content": blocks}
     return None
+
+
+def compressed_text(text: str, tool: str, budget: int) -> str:
+    """`text` compressed to `budget` characters, the whole of it kept in the default store."""
+    from ..api import compress
+    from ..store import Store
+
+    return compress(text, tool, budget, store=Store())
+
+
+def stored_way_back(text: str, tool: str) -> str:
+    """How to read `text` back whole: `shapeclip show ID` after storing it in the default store,
+    or, where it cannot be stored, to read the file again."""
+    from ..store import Refused, Store
+
+    try:
+        entry = Store().put(text, tool)
+    except (OSError, Refused) as exc:
+        return f"not stored ({type(exc).__name__}); read the file again with an offset"
+    return f"shapeclip show {entry.id} --lines A:B"
 
 
 def compressed_and_stored(value: object, tool: str, budget: int) -> object | None:
