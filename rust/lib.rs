@@ -25,6 +25,7 @@ mod markers;
 mod plan;
 mod planner;
 mod profile;
+mod read;
 mod search;
 mod sink;
 #[cfg(test)]

@@ -17,6 +17,8 @@ pub enum Shape {
     Search,
     /// A build or test log: errors with their traces, summaries, warnings once per kind.
     Log,
+    /// A file read: its head, the definitions of its middle, its last lines.
+    Read,
 }
 
 impl Shape {
@@ -27,6 +29,7 @@ impl Shape {
             Shape::Clip => "clip",
             Shape::Search => "search",
             Shape::Log => "log",
+            Shape::Read => "read",
         }
     }
 }

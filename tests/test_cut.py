@@ -65,7 +65,7 @@ def test_issue_11_14_a_clip_cuts_between_clusters(
 ) -> None:
     text = "".join(parts)
     result = shapeclip.compress_detailed(text, tool, budget)
-    require_shape(result, "clip", ("clip", "log", "passthrough"))
+    require_shape(result, "clip", ("clip", "log", "read", "passthrough"))
     marker = FULL.search(result.text) or COMPACT.search(result.text) or TERSE.search(result.text)
     assert marker is not None, result.text
     shown = len(text) - result.omitted_chars
@@ -126,7 +126,7 @@ def test_issue_11_14_no_colour_runs_into_a_clip_marker(
 ) -> None:
     result = shapeclip.compress_detailed("".join(parts), tool, budget)
     assert len(result.text) <= budget
-    require_shape(result, "clip", ("clip", "log", "passthrough"))
+    require_shape(result, "clip", ("clip", "log", "read", "passthrough"))
     marker = FULL.search(result.text) or COMPACT.search(result.text) or TERSE.search(result.text)
     assert marker is not None, result.text
     assert not colour_left_on(result.text[: marker.start()])

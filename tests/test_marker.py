@@ -94,8 +94,12 @@ def test_marker_example_reads_as_documented() -> None:
     marker = FULL.search(out)
     assert marker is not None, out
     assert "sed -n '" in marker.group(0)
-    file_read = shapeclip.compress(text, "read_file", 4000)
+    file_read = shapeclip.compress(text, "read_file", 16_000)
     assert re.search(r"read the file again with offset \d+ and limit \d+", file_read)
+    # A read's closing marker takes at most 1/24 of the budget: at 4,000 the short way back.
+    short = shapeclip.compress(text, "read_file", 4000)
+    closing = r"\[shapeclip: lines [\d,]+-[\d,]+ of 10,240 omitted, ~[\d,]+ tokens; read offset \d+ limit \d+\]"
+    assert re.search(closing, short), short
 
 
 def test_issue_11_14_clip_counts_of_one_are_singular() -> None:

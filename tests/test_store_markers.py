@@ -81,12 +81,12 @@ def test_the_same_output_gives_the_same_bytes(tmp_path: Path) -> None:
 def test_both_backends_word_the_clip_marker_alike(tmp_path: Path, backend: str) -> None:
     text = "".join(f"line {i}\n" for i in range(3000))
     store = Store(tmp_path / "s")
-    out = shapeclip.compress(text, "read_file", 1500, store=store)
+    out = shapeclip.compress(text, None, 1500, store=store)
     show, read = SHOW.search(out), READ.search(out)
     assert len(out) <= 1500 and show is not None and read is not None
     entry = store.entry(show.group(1))
     assert read.group(1) == str(entry.path)
-    compact = shapeclip.compress(text, "read_file", 300, store=store)
+    compact = shapeclip.compress(text, None, 300, store=store)
     assert len(compact) <= 300 and f"; shapeclip show {entry.id} --lines " in compact
 
 

@@ -56,14 +56,10 @@ pub const TIERS: [Tier; 4] = [Tier::Full, Tier::Compact, Tier::Terse, Tier::Bare
 pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
     match tier {
         Tier::Full => {
-            let what = if profile.tool.is_empty() {
-                String::new()
-            } else {
-                format!("{} ", profile.tool)
-            };
             format!(
-                "[shapeclip: {} omitted from this {what}output ({}, {}, ~{}). {}]",
+                "[shapeclip: {} omitted from this {}output ({}, {}, ~{}). {}]",
                 place(span),
+                tool_words(profile),
                 plural(span.lines, "line", "lines"),
                 plural(span.chars, "char", "chars"),
                 tokens(span.chars),
@@ -126,7 +122,16 @@ fn place(span: &Span) -> String {
     }
 }
 
-fn hint(span: &Span, profile: &Profile) -> String {
+/// The tool's name and a space, as "from this bash output" says it; nothing for no name.
+pub(crate) fn tool_words(profile: &Profile) -> String {
+    if profile.tool.is_empty() {
+        String::new()
+    } else {
+        format!("{} ", profile.tool)
+    }
+}
+
+pub(crate) fn hint(span: &Span, profile: &Profile) -> String {
     let (a, b) = (span.first, span.last);
     if let Some(way) = &profile.way_back {
         return format!("To see them, {}.", way.lines_hint(a, b, span.lines));

@@ -15,6 +15,7 @@ mod clip_check;
 pub(crate) mod flood;
 pub(crate) mod log_check;
 mod program;
+mod read_check;
 
 use crate::engine::{Engine, Outcome};
 use crate::log::class::Class;

@@ -1,0 +1,151 @@
+//! Which lines of a file read are definitions: the lines an agent looks for in the part of a
+//! file it did not see (a function it will call or edit, a class it will open).
+//!
+//! A definition is recognised by how it starts, after the line number a viewer may print
+//! (`cat -n`, `nl -ba`, `N:` windows) and the indentation: a keyword that opens a definition in
+//! common languages, or, for the C family and Java, a signature: a declaration with its
+//! parameter list before any `=`. Only the first few bytes are compared, so a line costs a
+//! handful of compares however long it is.
+
+/// Keywords that open a definition when a line starts with them.
+const KEYWORDS: &[&[u8]] = &[
+    b"def ",
+    b"async def ",
+    b"class ",
+    b"fn ",
+    b"pub fn ",
+    b"pub(crate) fn ",
+    b"pub struct ",
+    b"pub enum ",
+    b"pub trait ",
+    b"impl ",
+    b"impl<",
+    b"trait ",
+    b"struct ",
+    b"enum ",
+    b"interface ",
+    b"func ",
+    b"function ",
+    b"export ",
+    b"module ",
+    b"object ",
+    b"fun ",
+];
+
+/// Modifiers that open a declaration in Java, C#, Kotlin, Scala, TypeScript and C++.
+const MODIFIERS: &[&[u8]] = &[
+    b"public ",
+    b"private ",
+    b"protected ",
+    b"internal ",
+    b"static ",
+    b"abstract ",
+    b"final ",
+    b"override ",
+    b"virtual ",
+    b"synchronized ",
+];
+
+/// Words that start a statement, not a top-level signature, in C-like code.
+const STATEMENTS: &[&[u8]] = &[
+    b"if", b"for", b"while", b"switch", b"return", b"else", b"do", b"case", b"catch", b"try",
+];
+
+/// The line without a viewer's line number: `  12\t`, `12:`, or `12 ` before the text.
+fn past_number(line: &[u8]) -> &[u8] {
+    let lead = line.iter().take_while(|&&b| b == b' ').count();
+    let digits = line[lead..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 {
+        return line;
+    }
+    match line.get(lead + digits) {
+        Some(b'\t' | b':') => &line[lead + digits + 1..],
+        _ => line,
+    }
+}
+
+/// The code after annotations on the same line (`@Override public T read(...)`).
+fn past_annotations(mut code: &[u8]) -> &[u8] {
+    while code.first() == Some(&b'@') {
+        let Some(space) = memchr::memchr(b' ', code) else {
+            return code;
+        };
+        code = &code[space + 1..];
+    }
+    code
+}
+
+/// Whether `line` (without its `'\n'`) opens a definition.
+#[must_use]
+pub fn is_definition(line: &str) -> bool {
+    let code = past_number(line.as_bytes());
+    let indent = code
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let code = past_annotations(&code[indent..]);
+    if KEYWORDS.iter().any(|k| code.starts_with(k)) {
+        return true;
+    }
+    let opens = |c: &[u8]| c.first().is_some_and(u8::is_ascii_alphabetic);
+    let paren = memchr::memchr(b'(', code);
+    let equals = memchr::memchr(b'=', code);
+    let signature = paren.is_some_and(|p| equals.is_none_or(|e| p < e));
+    if MODIFIERS.iter().any(|m| code.starts_with(m)) {
+        return signature || code.windows(7).any(|w| w == b" class ");
+    }
+    // A C-family function at the margin: `static int f(int x) {`, `int main(void)`.
+    indent == 0
+        && opens(code)
+        && signature
+        && !code.ends_with(b";")
+        && code
+            .iter()
+            .position(|&b| b == b' ')
+            .is_some_and(|s| paren.is_some_and(|p| s < p) && !STATEMENTS.contains(&&code[..s]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_definition;
+
+    #[test]
+    fn definitions_in_common_languages_and_numbered_views() {
+        for line in [
+            "def separability_matrix(transform):",
+            "    async def fetch(self):",
+            "class HTML(core.BaseReader):",
+            "1384:    public JsonGenerator createGenerator(OutputStream out) throws IOException {",
+            "   600\tdef _set_unit(self, unit):",
+            "pub fn plan(window: &Window) -> Plan {",
+            "    public abstract JsonGenerator writeStartArray() throws JacksonException;",
+            "static int parse_args(int argc, char **argv)",
+            "func (s *Server) Serve(l net.Listener) error {",
+            "export function render(node) {",
+            "public final class Version implements Comparable<Version>",
+            "63:  @Override public T read(JsonReader in) throws IOException {",
+        ] {
+            assert!(is_definition(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn statements_calls_and_fields_are_not() {
+        for line in [
+            "        return createGenerator(out, JsonEncoding.UTF8);",
+            "x = compute(y)",
+            "    private final int _majorVersion = major();",
+            "if (x) {",
+            "setup(name='pkg')",
+            "   12\t    self.x = f(1)",
+            "",
+            "1302:",
+            "    // def not_code(x):",
+        ] {
+            assert!(!is_definition(line), "{line}");
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! The read planner's markers: a short one in each gap between shown lines, and a closing one
+//! that counts every omitted line and says how to read them back.
+//!
+//! With one gap the closing marker says what the clip's says, in the same words; with several
+//! it counts the lines in all of them and names the range that holds them all, which is what
+//! an agent reads back in one call.
+
+use crate::clip::marker::{Span, hint, tool_words};
+use crate::markers::{plural, thousands, tokens, widest_len, width};
+use crate::plan::LineRange;
+use crate::profile::{Profile, ToolKind};
+
+/// Closing marker sizes, longest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tier {
+    Full,
+    Compact,
+    Terse,
+}
+
+pub const TIERS: [Tier; 3] = [Tier::Full, Tier::Compact, Tier::Terse];
+
+/// What a read plan omitted: `lines` lines with `chars` characters in `gaps` gaps, all of them
+/// in lines `first..=last` of `total_lines`.
+#[derive(Debug, Clone, Copy)]
+pub struct Facts {
+    pub first: u64,
+    pub last: u64,
+    pub total_lines: u64,
+    pub lines: u64,
+    pub gaps: u64,
+    pub chars: u64,
+}
+
+impl Facts {
+    /// Facts whose every number prints at least as wide as any real one of an input with
+    /// these totals.
+    #[must_use]
+    pub fn widest(total_lines: u64, total_chars: u64) -> Self {
+        Facts {
+            first: total_lines,
+            last: total_lines.saturating_add(1),
+            total_lines,
+            lines: total_lines,
+            gaps: total_lines,
+            chars: total_chars,
+        }
+    }
+
+    /// The longest closing marker in `tier` of any input with these facts' totals: one gap and
+    /// several are worded differently.
+    #[must_use]
+    pub fn closing_len(&self, tier: Tier, profile: &Profile) -> u64 {
+        let one = Facts { gaps: 1, ..*self };
+        widest_len([*self, one], |facts| facts.closing(tier, profile))
+    }
+
+    /// The longest gap marker of any input with these facts' totals.
+    #[must_use]
+    pub fn gap_len(&self) -> u64 {
+        "[lines - omitted]".len() as u64 + width(self.first) + width(self.last)
+    }
+
+    /// The closing marker, on one line without its `'\n'`. The shorter tiers count the lines
+    /// of all the gaps, whose own markers say where each is, and name the range that holds them.
+    #[must_use]
+    pub fn closing(&self, tier: Tier, profile: &Profile) -> String {
+        let (a, b) = (thousands(self.first), thousands(self.last));
+        let total = thousands(self.total_lines);
+        let (n, gaps) = (thousands(self.lines), plural(self.gaps, "gap", "gaps"));
+        let one = self.gaps == 1;
+        match tier {
+            Tier::Full => {
+                let tool = tool_words(profile);
+                let place = if one {
+                    format!("lines {a}-{b} of {total}")
+                } else {
+                    format!("{n} of {total} lines in {gaps} between lines {a} and {b}")
+                };
+                format!(
+                    "[shapeclip: {place} omitted from this {tool}output ({}, {}, ~{}). {}]",
+                    plural(self.lines, "line", "lines"),
+                    plural(self.chars, "char", "chars"),
+                    tokens(self.chars),
+                    hint(&self.span(), profile),
+                )
+            }
+            Tier::Compact if one => format!(
+                "[shapeclip: lines {a}-{b} of {total} omitted, ~{}{}]",
+                tokens(self.chars),
+                self.short_way_back(profile)
+            ),
+            Tier::Compact => format!(
+                "[shapeclip: {n} of {total} lines omitted, ~{}{}]",
+                tokens(self.chars),
+                self.short_way_back(profile)
+            ),
+            Tier::Terse if one => format!("[lines {a}-{b} omitted]"),
+            Tier::Terse => format!("[{n} lines in {gaps} omitted]"),
+        }
+    }
+
+    /// The range that holds every gap, as the clip's hints take it.
+    fn span(&self) -> Span {
+        Span {
+            first: self.first,
+            last: self.last,
+            total_lines: self.total_lines,
+            first_shown: 0,
+            last_shown: 0,
+            chars: self.chars,
+            lines: self.last - self.first + 1,
+        }
+    }
+
+    /// The way back in a few words: the stored copy's `show`, or the read's offset and limit.
+    fn short_way_back(&self, profile: &Profile) -> String {
+        if let Some(way) = &profile.way_back {
+            return format!("; {}", way.show_lines(self.first, self.last));
+        }
+        match profile.kind {
+            ToolKind::FileRead => format!(
+                "; read offset {} limit {}",
+                self.first,
+                self.last - self.first + 1
+            ),
+            _ => String::new(),
+        }
+    }
+}
+
+/// The marker in a gap between shown lines, on one line without its `'\n'`.
+#[must_use]
+pub fn gap(range: LineRange) -> String {
+    if range.first == range.last {
+        format!("[line {} omitted]", range.first)
+    } else {
+        format!("[lines {}-{} omitted]", range.first, range.last)
+    }
+}
