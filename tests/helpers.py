@@ -61,8 +61,13 @@ FULL = re.compile(
     rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N}(?P<partial>.*?) omitted from this .*?output "
     rf"\({N} lines?, {N} chars?, ~{N} tokens?\)\. To see them, [^\]]*\]"
 )
-COMPACT = re.compile(rf"\[shapeclip: (?:lines {N}-{N}|line {N}) of {N} omitted, ~{N} tokens?\]")
-TERSE = re.compile(r"\[(?:lines (\d+)-(\d+)|line (\d+)) omitted\]")
+# The short tiers say a span cut inside a line is omitted in part: the compact one by counting
+# its characters first, the terse one by saying so.
+COMPACT = re.compile(
+    rf"\[shapeclip: (?:(?P<chars>[\d,]+) chars? of )?(?:lines {N}-{N}|line {N}) of {N} omitted, ~{N} tokens?"
+    r"(?:; re-run \| sed -n '\d+,\d+p'|; read offset \d+ limit \d+)?\]"
+)
+TERSE = re.compile(r"\[(?:lines (\d+)-(\d+)|line (\d+)) omitted(?P<part> in part)?\]")
 RESET = "\x1b[0m"
 
 

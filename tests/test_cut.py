@@ -133,7 +133,7 @@ def test_issue_11_14_no_colour_runs_into_a_clip_marker(
 
 
 def test_issue_11_14_a_red_head_is_reset_before_the_marker(backend: str) -> None:
-    out = shapeclip.compress("\x1b[31m" + "red line\n" * 2000, "bash", 500)
+    out = shapeclip.compress("\x1b[31m" + "red line\n" * 2000, "bash", 1500)
     assert "red line\n\x1b[0m[shapeclip: lines " in out, out
 
 

@@ -92,5 +92,5 @@ def test_issue_11_13_both_backends_disarm_alike(text: str, budget: int, tool: st
 
 def test_issue_11_13_a_tool_name_cannot_reorder_or_hide_in_the_marker(backend: str) -> None:
     text = "".join(f"step {i} ok\n" for i in range(2000))
-    out = shapeclip.compress(text, "my\u202etool\u2066\u200b[x]\x1b", 2000)
+    out = shapeclip.compress(text, "my\u202etool\u2066\u200b[x]\x1b", 16_000)
     assert "omitted from this mytoolx output" in out, out

@@ -60,8 +60,8 @@ def test_marker_numbers_are_exact(backend: str, text: str, budget: int, tool: st
     else:
         assert "\u2026" in out
         return
-    skip = FULL.groupindex["partial"] if pattern is FULL else 0
-    groups = [g for i, g in enumerate(marker.groups(), 1) if g is not None and i != skip]
+    skip = {pattern.groupindex[name] for name in ("partial", "chars", "part") if name in pattern.groupindex}
+    groups = [g for i, g in enumerate(marker.groups(), 1) if g is not None and i not in skip]
     # The output may be read in more than one way (see split_output); exactly the reading the
     # omitted characters give must agree with every other number.
     readings = [reference(text, head, tail) for head, tail in split_output(text, out, marker)]
@@ -84,13 +84,16 @@ def test_marker_numbers_are_exact(backend: str, text: str, budget: int, tool: st
         assert bool(partial) == bool(truth.first_shown or truth.last_shown)
     elif pattern is COMPACT:
         assert numbers == [*span, truth.total_lines, tokens]
+        partial = bool(truth.first_shown or truth.last_shown)
+        assert marker.group("chars") == (f"{truth.chars:,}" if partial else None)
     else:
         assert numbers == span
+        assert bool(marker.group("part")) == bool(truth.first_shown or truth.last_shown)
 
 
 def test_marker_example_reads_as_documented() -> None:
     text = "".join(f"build step {i} ok\n" for i in range(1, 10_241))
-    out = shapeclip.compress(text, "bash", 4000)
+    out = shapeclip.compress(text, "bash", 16_000)
     marker = FULL.search(out)
     assert marker is not None, out
     assert "sed -n '" in marker.group(0)
@@ -98,6 +101,7 @@ def test_marker_example_reads_as_documented() -> None:
     assert re.search(r"read the file again with offset \d+ and limit \d+", file_read)
     # A read's closing marker takes at most 1/24 of the budget: at 4,000 the short way back.
     short = shapeclip.compress(text, "read_file", 4000)
+    assert COMPACT.search(shapeclip.compress(text, "bash", 4000))
     closing = r"\[shapeclip: lines [\d,]+-[\d,]+ of 10,240 omitted, ~[\d,]+ tokens; read offset \d+ limit \d+\]"
     assert re.search(closing, short), short
 
@@ -109,7 +113,7 @@ def test_issue_11_14_clip_counts_of_one_are_singular() -> None:
     assert full.startswith(
         "[shapeclip: line 3 of 9 after its first 1 char omitted from this bash output (1 line, 1 char, ~1 token)."
     ), full
-    assert fallback.render_marker("compact", span, "shell", "bash").endswith("~1 token]")
+    assert fallback.render_marker("compact", span, "other", "bash").endswith("~1 token]")
     two = fallback.Span(first=3, last=4, total_lines=9, first_shown=1, last_shown=1, chars=2, lines=2)
     assert "(line 3 after its first 1 char; line 4 except its last 1 char)" in fallback.render_marker(
         "full", two, "shell", "bash"

@@ -70,8 +70,8 @@ def test_every_named_range_reads_back_as_the_omitted_lines(
 
 def test_the_same_output_gives_the_same_bytes(tmp_path: Path) -> None:
     text = "".join(f"row {i}\n" for i in range(5000))
-    first = shapeclip.compress(text, "bash", 2000, store=Store(tmp_path / "s"))
-    again = shapeclip.compress(text.encode(), "bash", 2000, store=Store(tmp_path / "s"))
+    first = shapeclip.compress(text, "bash", 16_000, store=Store(tmp_path / "s"))
+    again = shapeclip.compress(text.encode(), "bash", 16_000, store=Store(tmp_path / "s"))
     assert first == again
     entry = Store(tmp_path / "s").put(text)
     assert f"To see them, run shapeclip show {entry.id} --lines " in first
@@ -81,13 +81,13 @@ def test_the_same_output_gives_the_same_bytes(tmp_path: Path) -> None:
 def test_both_backends_word_the_clip_marker_alike(tmp_path: Path, backend: str) -> None:
     text = "".join(f"line {i}\n" for i in range(3000))
     store = Store(tmp_path / "s")
-    out = shapeclip.compress(text, None, 1500, store=store)
+    out = shapeclip.compress(text, None, 16_000, store=store)
     show, read = SHOW.search(out), READ.search(out)
-    assert len(out) <= 1500 and show is not None and read is not None
+    assert len(out) <= 16_000 and show is not None and read is not None
     entry = store.entry(show.group(1))
     assert read.group(1) == str(entry.path)
-    compact = shapeclip.compress(text, None, 300, store=store)
-    assert len(compact) <= 300 and f"; shapeclip show {entry.id} --lines " in compact
+    compact = shapeclip.compress(text, None, 900, store=store)
+    assert len(compact) <= 900 and f"; shapeclip show {entry.id} --lines " in compact
 
 
 def test_backends_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,6 +19,8 @@ from .lookalike import disarm
 from .profiles import Profile
 
 _MARKER_SEPARATORS = 2
+# The part of the budget (1/n) a marker in each tier may take at most, as in Rust's clip.
+_MARKER_PART = {"full": 24, "compact": 6}
 #: A stored copy of the output, which markers then point into: its entry ID and file's path.
 WayBack = tuple[str, str]
 _MAX_TOOL_LABEL = 40
@@ -120,6 +122,17 @@ def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
     return f"To see them, call the tool again for lines {a} to {b}, or for a narrower result."
 
 
+def _short_hint(span: Span, kind: str, way_back: WayBack | None) -> str:
+    a, b = span.first, span.last
+    if way_back is not None:
+        return f"; shapeclip show {way_back[0]} --lines {a}:{b}"
+    if kind == "shell":
+        return f"; re-run | sed -n '{a},{b}p'"
+    if kind == "file_read":
+        return f"; read offset {a} limit {b - a + 1}"
+    return ""
+
+
 _TIERS = ("full", "compact", "terse", "bare")
 
 
@@ -132,11 +145,17 @@ def render_marker(tier: str, span: Span, kind: str, label: str, way_back: WayBac
             f"[shapeclip: {_place(span)} omitted from this {what}output ({lines}, {chars}, "
             f"~{_tokens(span.chars)}). {_hint(span, kind, way_back)}]"
         )
+    # A line cut inside is omitted only in part: the short tiers say so (the full one says how).
+    partial = span.first_shown > 0 or span.last_shown > 0
     if tier == "compact":
-        show = "" if way_back is None else f"; shapeclip show {way_back[0]} --lines {span.first}:{span.last}"
-        return f"[shapeclip: {_line_range(span, True)} of {span.total_lines:,} omitted, ~{_tokens(span.chars)}{show}]"
+        show = _short_hint(span, kind, way_back)
+        what = f"{_plural(span.chars, 'char', 'chars')} of " if partial else ""
+        return (
+            f"[shapeclip: {what}{_line_range(span, True)} of {span.total_lines:,} omitted, "
+            f"~{_tokens(span.chars)}{show}]"
+        )
     if tier == "terse":
-        return f"[{_line_range(span, False)} omitted]"
+        return f"[{_line_range(span, False)} omitted{' in part' if partial else ''}]"
     return "\u2026"
 
 
@@ -236,7 +255,7 @@ class Clipper:
         def worst(tier: str) -> int:
             return len(render_marker(tier, widest, self._kind, self._label, way_back)) + _MARKER_SEPARATORS
 
-        tier = next(t for t in _TIERS if worst(t) <= budget // 2 or t == "bare")
+        tier = next(t for t in _TIERS if worst(t) <= budget // _MARKER_PART.get(t, 2) or t == "bare")
         room = max(0, budget - worst(tier))
         head_weight, tail_weight = self._weights
         head_room = room * head_weight // (head_weight + tail_weight)

@@ -67,21 +67,29 @@ pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
             )
         }
         Tier::Compact => format!(
-            "[shapeclip: {} of {} omitted, ~{}{}]",
+            "[shapeclip: {}{} of {} omitted, ~{}{}]",
+            if partial(span) {
+                format!("{} of ", plural(span.chars, "char", "chars"))
+            } else {
+                String::new()
+            },
             line_range(span, true),
             thousands(span.total_lines),
             tokens(span.chars),
-            profile
-                .way_back
-                .as_ref()
-                .map_or(String::new(), |way| format!(
-                    "; {}",
-                    way.show_lines(span.first, span.last)
-                )),
+            short_hint(span.first, span.last, profile),
         ),
-        Tier::Terse => format!("[{} omitted]", line_range(span, false)),
+        Tier::Terse => format!(
+            "[{} omitted{}]",
+            line_range(span, false),
+            if partial(span) { " in part" } else { "" }
+        ),
         Tier::Bare => "\u{2026}".to_owned(),
     }
+}
+
+/// Whether a line at either end of the span is cut inside, so that it is omitted only in part.
+fn partial(span: &Span) -> bool {
+    span.first_shown > 0 || span.last_shown > 0
 }
 
 fn line_range(span: &Span, grouped: bool) -> String {
@@ -128,6 +136,20 @@ pub(crate) fn tool_words(profile: &Profile) -> String {
         String::new()
     } else {
         format!("{} ", profile.tool)
+    }
+}
+
+/// The way back to lines `first..=last` in a few words, after `"; "`: the stored copy's `show`,
+/// else a `sed -n` range of a shell command run again or a read's offset and limit; nothing
+/// for tools whose way back needs more words than a short marker has.
+pub(crate) fn short_hint(first: u64, last: u64, profile: &Profile) -> String {
+    if let Some(way) = &profile.way_back {
+        return format!("; {}", way.show_lines(first, last));
+    }
+    match profile.kind {
+        ToolKind::Shell => format!("; re-run | sed -n '{first},{last}p'"),
+        ToolKind::FileRead => format!("; read offset {first} limit {}", last - first + 1),
+        ToolKind::Search | ToolKind::Web | ToolKind::Other => String::new(),
     }
 }
 
@@ -185,7 +207,7 @@ mod tests {
         );
         assert_eq!(
             render(Tier::Compact, &span, &profile("shell")),
-            "[shapeclip: lines 412-9,873 of 10,240 omitted, ~98,310 tokens]"
+            "[shapeclip: lines 412-9,873 of 10,240 omitted, ~98,310 tokens; re-run | sed -n '412,9873p']"
         );
         assert_eq!(
             render(Tier::Terse, &span, &profile("shell")),
@@ -267,7 +289,7 @@ mod tests {
             render(Tier::Full, &ends, &profile("shell"))
                 .contains("(line 3 after its first 1 char; line 4 except its last 1 char) omitted")
         );
-        assert!(render(Tier::Compact, &span, &profile("shell")).ends_with("~1 token]"));
+        assert!(render(Tier::Compact, &span, &profile("other")).ends_with("~1 token]"));
     }
 
     #[test]

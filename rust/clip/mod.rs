@@ -18,6 +18,18 @@ use crate::text::{byte_at_char, byte_at_char_from_end, char_count, count_chars_a
 use crate::window::Window;
 use marker::{Span, TIERS, Tier};
 
+/// The part of the budget a marker in `tier` may take at most (1/n): the longest wording that
+/// fits is used. At small budgets a long marker costs more lines than it is worth, so the full
+/// wording takes at most 1/24, the compact one (numbers and the way back) 1/6, and the terse
+/// one (the line numbers alone) half, before the bare ellipsis.
+fn marker_part(tier: Tier) -> u64 {
+    match tier {
+        Tier::Full => 24,
+        Tier::Compact => 6,
+        Tier::Terse | Tier::Bare => 2,
+    }
+}
+
 /// Newlines that may set the marker on a line of its own: one before it, one after it.
 const MARKER_SEPARATORS: u64 = 2;
 
@@ -33,7 +45,7 @@ pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) ->
     };
     let tier = TIERS
         .into_iter()
-        .find(|&t| worst(t) <= budget / 2)
+        .find(|&t| worst(t) <= budget / marker_part(t))
         .unwrap_or(Tier::Bare);
     let room = budget.saturating_sub(worst(tier));
     let total_weight = profile.head_weight + profile.tail_weight;

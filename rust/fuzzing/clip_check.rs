@@ -101,11 +101,13 @@ fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
     }
     if let Some(terse) = marker.strip_prefix('[').filter(|m| m.starts_with("line")) {
         let (a, b, rest) = range_at(terse);
-        assert_eq!(
-            (a, b, rest),
-            (range.first, range.last, " omitted]"),
-            "{marker}"
-        );
+        let partial = cut.first_shown > 0 || cut.last_shown > 0;
+        let ending = if partial {
+            " omitted in part]"
+        } else {
+            " omitted]"
+        };
+        assert_eq!((a, b, rest), (range.first, range.last, ending), "{marker}");
         assert!(!terse.contains(','), "terse numbers are plain: {marker}");
         return;
     }
@@ -113,6 +115,18 @@ fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
         .strip_prefix("[shapeclip: ")
         .and_then(|m| m.strip_suffix(']'))
         .unwrap_or_else(|| panic!("not a marker: {marker:?}"));
+    // A short marker of a span cut inside a line counts its characters first.
+    let body = match body.split_once(" of ") {
+        Some((chars, rest)) if !chars.starts_with("line") => {
+            assert!(cut.first_shown > 0 || cut.last_shown > 0, "{marker}");
+            let said = chars
+                .strip_suffix(" chars")
+                .or_else(|| chars.strip_suffix(" char"));
+            assert_eq!(said.map(number), Some(cut.chars), "{marker}");
+            rest
+        }
+        _ => body,
+    };
     let (a, b, rest) = range_at(body);
     assert_eq!((a, b), (range.first, range.last), "{marker}");
     let rest = rest
@@ -122,7 +136,19 @@ fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
     assert_eq!(number(&rest[..total_end]), cut.total_lines, "{marker}");
     let tokens = tokens_for_chars(cut.chars);
     if let Some(compact) = rest[total_end..].strip_prefix(" omitted, ~") {
-        assert_eq!(compact, token_count(tokens), "{marker}");
+        let (count, hint) = compact.split_once("; ").unwrap_or((compact, ""));
+        assert_eq!(count, token_count(tokens), "{marker}");
+        let (a, b) = (range.first, range.last);
+        assert!(
+            [
+                String::new(),
+                format!("re-run | sed -n '{a},{b}p'"),
+                format!("read offset {a} limit {}", b - a + 1),
+            ]
+            .contains(&hint.to_owned())
+                || hint.ends_with(&format!(" --lines {a}:{b}")),
+            "{marker}"
+        );
         return;
     }
     let (place, facts) = rest

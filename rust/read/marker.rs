@@ -5,10 +5,10 @@
 //! it counts the lines in all of them and names the range that holds them all, which is what
 //! an agent reads back in one call.
 
-use crate::clip::marker::{Span, hint, tool_words};
+use crate::clip::marker::{Span, hint, short_hint, tool_words};
 use crate::markers::{plural, thousands, tokens, widest_len, width};
 use crate::plan::LineRange;
-use crate::profile::{Profile, ToolKind};
+use crate::profile::Profile;
 
 /// Closing marker sizes, longest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,12 +88,12 @@ impl Facts {
             Tier::Compact if one => format!(
                 "[shapeclip: lines {a}-{b} of {total} omitted, ~{}{}]",
                 tokens(self.chars),
-                self.short_way_back(profile)
+                short_hint(self.first, self.last, profile)
             ),
             Tier::Compact => format!(
                 "[shapeclip: {n} of {total} lines omitted, ~{}{}]",
                 tokens(self.chars),
-                self.short_way_back(profile)
+                short_hint(self.first, self.last, profile)
             ),
             Tier::Terse if one => format!("[lines {a}-{b} omitted]"),
             Tier::Terse => format!("[{n} lines in {gaps} omitted]"),
@@ -110,21 +110,6 @@ impl Facts {
             last_shown: 0,
             chars: self.chars,
             lines: self.last - self.first + 1,
-        }
-    }
-
-    /// The way back in a few words: the stored copy's `show`, or the read's offset and limit.
-    fn short_way_back(&self, profile: &Profile) -> String {
-        if let Some(way) = &profile.way_back {
-            return format!("; {}", way.show_lines(self.first, self.last));
-        }
-        match profile.kind {
-            ToolKind::FileRead => format!(
-                "; read offset {} limit {}",
-                self.first,
-                self.last - self.first + 1
-            ),
-            _ => String::new(),
         }
     }
 }
