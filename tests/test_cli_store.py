@@ -82,11 +82,19 @@ def test_store_stats_prune_clear(stored: tuple[Path, str], tmp_path: Path) -> No
     assert missing.returncode == 1 and b"there is no store" in missing.stderr
 
 
-def test_a_malformed_quota_is_a_clear_error_before_the_command_runs(tmp_path: Path) -> None:
+def test_issue_27_item_11_a_malformed_setting_never_stops_a_command(stored: tuple[Path, str], tmp_path: Path) -> None:
+    path, entry_id = stored
     marker = tmp_path / "ran"
-    env = {**os.environ, "SHAPECLIP_STORE": str(tmp_path / "s"), "SHAPECLIP_STORE_MAX_BYTES": "lots"}
-    done = subprocess.run(
-        [sys.executable, "-m", "shapeclip", "--", "touch", str(marker)], capture_output=True, env=env, timeout=60
-    )
-    assert done.returncode == 2 and not marker.exists()
-    assert b"SHAPECLIP_STORE_MAX_BYTES must be a positive whole number of bytes, got 'lots'" in done.stderr
+    for name, value in (("SHAPECLIP_STORE_MAX_BYTES", "500MB"), ("SHAPECLIP_STORE", "relative/place")):
+        env = {**os.environ, "SHAPECLIP_STORE": str(path), name: value}
+        done = subprocess.run(
+            [sys.executable, "-m", "shapeclip", "--", "touch", str(marker)], capture_output=True, env=env, timeout=60
+        )
+        assert done.returncode == 0 and marker.exists(), done.stderr
+        assert f"{name} must be".encode() in done.stderr and b"Traceback" not in done.stderr
+        marker.unlink()
+    env = {**os.environ, "SHAPECLIP_STORE": str(path), "SHAPECLIP_STORE_MAX_BYTES": "lots"}
+    for args in (["show", entry_id, "--lines", "7"], ["store", "--stats"]):
+        done = subprocess.run([sys.executable, "-m", "shapeclip", *args], capture_output=True, env=env, timeout=60)
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+        assert b"SHAPECLIP_STORE_MAX_BYTES must be a positive whole number of bytes, got 'lots'" in done.stderr

@@ -165,10 +165,29 @@ def test_the_default_quota_follows_the_environment(tmp_path: Path, monkeypatch: 
     assert store.max_bytes == 100 and Store(tmp_path / "s", max_bytes=7).max_bytes == 7
     with pytest.raises(Refused, match="quota"):
         store.put("x" * 101)
-    for bad in ("0", "-5", "1e9", "500MB", "\u00b2"):
-        monkeypatch.setenv("SHAPECLIP_STORE_MAX_BYTES", bad)
-        with pytest.raises(ValueError, match="SHAPECLIP_STORE_MAX_BYTES must be a positive whole number"):
-            Store(tmp_path / "s")
+
+
+@pytest.mark.parametrize("bad", ["0", "-5", "1e9", "500MB", "\u00b2"])
+def test_issue_27_item_11_a_malformed_quota_warns_and_the_default_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, bad: str
+) -> None:
+    monkeypatch.setenv("SHAPECLIP_STORE_MAX_BYTES", bad)
+    assert Store(tmp_path / "s").max_bytes == 500_000_000
+    assert f"SHAPECLIP_STORE_MAX_BYTES must be a positive whole number of bytes, got {bad!r}" in caplog.text
+    assert "using 500,000,000" in caplog.text
+
+
+@pytest.mark.parametrize("bad", ["relative/store", "~nosuchuser/store"])
+def test_issue_27_item_11_a_relative_store_path_warns_and_the_default_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, bad: str
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("SHAPECLIP_STORE", bad)
+    assert default_path() == tmp_path / "xdg" / "shapeclip"
+    assert f"SHAPECLIP_STORE must be an absolute path, got {bad!r}" in caplog.text
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SHAPECLIP_STORE", "~/mine")
+    assert default_path() == tmp_path / "home" / "mine"
 
 
 def test_a_crash_before_the_rename_leaves_no_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -250,10 +250,7 @@ def _compress(argv: list[str]) -> int:
     digest = _digest(parser, args.digest, args.digest_timeout)
     # A pipe or a command cannot be read again; a file can, and its markers point into it.
     reread = args.file not in (None, "-")
-    try:
-        store = None if args.no_store or reread else Store()
-    except ValueError as exc:  # a malformed quota in the environment, said before anything runs
-        parser.error(str(exc))
+    store = None if args.no_store or reread else Store()
     compressor = Compressor(tool, args.budget, digest=digest, store=store)
     with Interrupts() as interrupts:
         if command:

@@ -10,6 +10,7 @@ say) are the user's business.
 
 from __future__ import annotations
 
+import logging
 import os
 import stat
 from pathlib import Path
@@ -22,12 +23,21 @@ class Refused(Exception):
     """The store cannot be used; the message says why, for the result's details."""
 
 
+def bad_setting(name: str, problem: str, default: str) -> None:
+    """Says on the `shapeclip` logger (stderr, unless logging is set up) that the environment
+    variable `name` is ignored: a setting never stops a command a hook wraps."""
+    logging.getLogger("shapeclip").warning("shapeclip: %s %s; using %s", name, problem, default)
+
+
 def default_path() -> Path:
-    """`$SHAPECLIP_STORE`, else the XDG cache directory's `shapeclip`: `$XDG_CACHE_HOME` when it
-    is set to an absolute path (the XDG rule), else `~/.cache`."""
+    """`$SHAPECLIP_STORE` (`~` expanded) when it is an absolute path, else the XDG cache
+    directory's `shapeclip`: `$XDG_CACHE_HOME` when it is set to an absolute path (the XDG
+    rule), else `~/.cache`. A relative store would be a different one in every directory."""
     override = os.environ.get(ENV_VAR)
     if override:
-        return Path(override)
+        if os.path.isabs(os.path.expanduser(override)):
+            return Path(os.path.expanduser(override))
+        bad_setting(ENV_VAR, f"must be an absolute path, got {override!r}", "the default place")
     cache = os.environ.get("XDG_CACHE_HOME", "")
     base = Path(cache) if os.path.isabs(cache) else Path.home() / ".cache"
     return base / "shapeclip"

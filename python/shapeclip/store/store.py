@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from .root import Refused, default_path, open_root
+from .root import Refused, bad_setting, default_path, open_root
 from .writer import ID_DIGITS, META, OUT, TEMP_PREFIX, Entry, EntryWriter, entry_from_meta, unlink_quietly
 
 DEFAULT_MAX_BYTES = 500 * 1000 * 1000
@@ -92,7 +92,7 @@ class Capture:
 
 class Store:
     """Full outputs on disk, at most `max_bytes` of them: by default
-    `$SHAPECLIP_STORE_MAX_BYTES`, else 500 MB.
+    `$SHAPECLIP_STORE_MAX_BYTES`, else 500 MB (a malformed value is logged and ignored).
 
     `path` defaults to `$SHAPECLIP_STORE`, else `$XDG_CACHE_HOME/shapeclip`, else
     `~/.cache/shapeclip`. Nothing touches the disk until an output is stored or read.
@@ -238,7 +238,9 @@ def _quota_from_environment() -> int:
     if not value:
         return DEFAULT_MAX_BYTES
     if not (value.isascii() and value.isdigit()) or int(value) < 1:
-        raise ValueError(f"{MAX_BYTES_ENV_VAR} must be a positive whole number of bytes, got {value!r}")
+        problem = f"must be a positive whole number of bytes, got {value!r}"
+        bad_setting(MAX_BYTES_ENV_VAR, problem, f"{DEFAULT_MAX_BYTES:,}")
+        return DEFAULT_MAX_BYTES
     return int(value)
 
 
