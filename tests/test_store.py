@@ -240,3 +240,12 @@ def test_clear_and_stats(tmp_path: Path) -> None:
     assert store.clear() == 4 and store.stats().entries == 0
     with pytest.raises(Refused):
         Store(tmp_path / "missing").stats()
+
+
+@pytest.mark.parametrize("tool", ["t" * 5000, "\u5de5" * 800, "\U0001f527" * 2000])
+def test_issue_27_item_8_a_long_tool_name_still_makes_a_readable_entry(tmp_path: Path, tool: str) -> None:
+    store = Store(tmp_path / "s")
+    entry = store.put(TEXT, tool)
+    assert store.get(entry.id) == TEXT
+    assert store.put(TEXT, tool).id == entry.id == entry.sha256[:12]
+    assert entry.tool is not None and tool.startswith(entry.tool) and store.entry(entry.id).tool == entry.tool

@@ -29,6 +29,10 @@ ID_DIGITS = 12
 TEMP_PREFIX = ".tmp-"
 OUT = ".out"
 META = ".json"
+#: Characters kept of each text in the metadata, so that every entry's metadata stays well
+#: under `MAX_META_BYTES` (JSON escapes a character in at most 12 bytes).
+MAX_FIELD_CHARS = 1_000
+MAX_META_BYTES = 1 << 16
 _FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -69,7 +73,7 @@ def read_meta(root_fd: int, entry_id: str) -> dict[str, object] | None:
         return None
     with os.fdopen(fd, "rb") as file:
         try:
-            data = json.loads(file.read(4096))
+            data = json.loads(file.read(MAX_META_BYTES))
         except (OSError, ValueError):
             return None
     return data if isinstance(data, dict) and isinstance(data.get("sha256"), str) else None
@@ -85,7 +89,7 @@ class EntryWriter:
     def __init__(self, root_fd: int, root: Path, tool: str | None, max_bytes: int) -> None:
         self._root_fd = root_fd
         self._root = root
-        self._tool = tool
+        self._tool = None if tool is None else tool[:MAX_FIELD_CHARS]
         self._max_bytes = max_bytes
         self._hash = hashlib.sha256()
         self.size = 0
