@@ -1,5 +1,6 @@
-//! Which lines of a file read are definitions: the lines an agent looks for in the part of a
-//! file it did not see (a function it will call or edit, a class it will open).
+//! What a line of a file read is: a definition, the line an agent looks for in the part of a
+//! file it did not see (a function it will call or edit, a class it will open); or filler,
+//! a blank or comment-only line, the first to go when a read is a little too long.
 //!
 //! A definition is recognised by how it starts, after the line number a viewer may print
 //! (`cat -n`, `nl -ba`, `N:` windows) and the indentation: a keyword that opens a definition in
@@ -78,6 +79,16 @@ fn past_annotations(mut code: &[u8]) -> &[u8] {
     code
 }
 
+/// Whether `line` is an annotation or decorator alone (`@Override`, `@property`): it belongs
+/// to the definition after it.
+#[must_use]
+pub fn is_annotation(line: &str) -> bool {
+    let code = past_number(line.as_bytes());
+    let code = &code[code.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let rest = past_annotations(code);
+    code.first() == Some(&b'@') && (rest.is_empty() || rest.first() == Some(&b'@'))
+}
+
 /// Whether `line` (without its `'\n'`) opens a definition.
 #[must_use]
 pub fn is_definition(line: &str) -> bool {
@@ -108,9 +119,55 @@ pub fn is_definition(line: &str) -> bool {
             .is_some_and(|s| paren.is_some_and(|p| s < p) && !STATEMENTS.contains(&&code[..s]))
 }
 
+/// How a comment-only line starts, after the indentation.
+const COMMENTS: &[&[u8]] = &[b"//", b"/*", b"*", b"# ", b"#\t", b"--"];
+
+/// Whether `line` is blank or a comment alone (`#`, `//`, `/* */`, a doc comment's `*`), after
+/// the line number a viewer may print.
+#[must_use]
+pub fn is_filler(line: &str) -> bool {
+    let code = past_number(line.as_bytes());
+    let code = &code[code.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    code.is_empty() || code == b"#" || COMMENTS.iter().any(|c| code.starts_with(c))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::is_definition;
+    use super::{is_definition, is_filler};
+
+    #[test]
+    fn annotations_alone_belong_to_the_next_line() {
+        assert!(super::is_annotation("74:    @Override"));
+        assert!(super::is_annotation("    @property"));
+        assert!(!super::is_annotation(
+            "    @Override public T read(JsonReader in) {"
+        ));
+        assert!(!super::is_annotation("x @ y"));
+    }
+
+    #[test]
+    fn filler_is_blank_or_a_comment_alone() {
+        for line in [
+            "",
+            "   ",
+            "1307:     * via {@link Feeder}",
+            "  12\t    # a note",
+            "// x",
+            "    /**",
+            "#",
+        ] {
+            assert!(is_filler(line), "{line:?}");
+        }
+        for line in [
+            "x = 1  # note",
+            "1302:        return x;",
+            "#include <stdio.h>",
+            "#!/bin/sh",
+            "a * b",
+        ] {
+            assert!(!is_filler(line), "{line:?}");
+        }
+    }
 
     #[test]
     fn definitions_in_common_languages_and_numbered_views() {

@@ -1,19 +1,22 @@
 //! The read planner: a file read too long for the budget keeps its beginning, the definitions
-//! of the part it cannot show, and its last lines.
+//! of the part it cannot show, and its last lines; a read only a little too long loses its
+//! blank and comment-only lines first.
 //!
 //! An agent reads a file to act on a place in it: its opening (imports, the class being read,
 //! the lines a viewer centred on) far more often than its end, and, in the part it does not
 //! see, the function or class it will call, open or edit next. So most of the budget goes to the
 //! head, a small share to the tail, and a share to the definition lines of the middle
-//! ([`defs`]), each kept whole, in order, between exact markers. The markers are sized to the
-//! budget: at small budgets the closing marker is short, and the gaps before it say only which
-//! lines they hold. A read whose head or tail cannot be cut at a line (one huge line) is left
-//! to the clip.
+//! ([`code::is_definition`]), each kept whole, in order, between exact markers. A read that
+//! fits once its longest runs of filler ([`code::is_filler`]) are gone keeps every other line
+//! instead ([`trim`]). The markers are sized to the budget: at small budgets the closing marker
+//! is short, and the gaps before it say only which lines they hold. A read whose head or tail
+//! cannot be cut at a line (one huge line) is left to the clip.
 
-mod defs;
+mod code;
 mod marker;
+mod trim;
 
-use crate::plan::{Piece, Plan, Shape, gaps};
+use crate::plan::{LineRange, Piece, Plan, Shape, gaps};
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
 use crate::sink::{Block, Sink};
@@ -33,22 +36,96 @@ const MIN_BUDGET: u64 = 400;
 /// A definition line longer than this is not kept: it would crowd out the others.
 const MAX_DEF_CHARS: u64 = 160;
 
-/// A definition line of the input: its number and its text, without its `'\n'`.
-#[derive(Debug)]
-struct Def {
+/// Whole lines of the input from line `no` on, `lines` of them (a definition and the
+/// annotation above it): their text without the last `'\n'`, and its characters.
+#[derive(Debug, Clone)]
+struct Line {
     no: u64,
+    lines: u64,
     text: String,
     chars: u64,
 }
 
-/// Watches a file read for its definition lines, up to a bound set by the budget.
+impl Line {
+    fn new(line: &crate::lines::Line<'_>) -> Self {
+        Line {
+            no: line.no,
+            lines: 1,
+            text: line.text.to_owned(),
+            chars: char_count(line.text),
+        }
+    }
+
+    /// The number of the last line.
+    fn end(&self) -> u64 {
+        self.no + self.lines - 1
+    }
+}
+
+/// Watches a file read for its definition lines, and for all of its lines while it is short
+/// enough that trimming its filler could make it fit; both bounded by the budget.
 #[derive(Debug)]
 pub struct ReadPlanner {
-    defs: Vec<Def>,
+    defs: Vec<Line>,
     /// Characters of `defs`; no more are kept once they reach twice the room, more than any
     /// plan could show.
     defs_chars: u64,
+    /// Every line and whether it is filler, until the input passes one and a half times the
+    /// room (then `None`: a read that long loses more than filler, so its head goes first).
+    all: Option<Vec<(Line, bool)>>,
+    all_chars: u64,
+    /// The line before, when it was an annotation alone: a definition after it takes it along.
+    annotation: Option<Line>,
     room: u64,
+}
+
+impl ReadPlanner {
+    fn keep_all(&mut self, line: &crate::lines::Line<'_>) {
+        let Some(all) = &mut self.all else { return };
+        // A long line arrives in pieces; such a read is no small overflow.
+        if line.continued || line.open {
+            self.all = None;
+            return;
+        }
+        let kept = Line::new(line);
+        self.all_chars += kept.chars + u64::from(line.terminated);
+        if self.all_chars > self.room + self.room / 2 {
+            self.all = None;
+            return;
+        }
+        all.push((kept, code::is_filler(line.text)));
+    }
+
+    fn keep_definition(&mut self, line: &crate::lines::Line<'_>) {
+        let above = self.annotation.take();
+        if self.defs_chars >= self.room.saturating_mul(2)
+            || line.continued
+            || line.open
+            || !line.terminated
+        {
+            return;
+        }
+        if code::is_annotation(line.text) {
+            self.annotation = Some(Line::new(line));
+            return;
+        }
+        if !code::is_definition(line.text) {
+            return;
+        }
+        let mut kept = Line::new(line);
+        if let Some(above) = above.filter(|a| a.no + 1 == line.no) {
+            kept = Line {
+                no: above.no,
+                lines: 2,
+                text: format!("{}\n{}", above.text, kept.text),
+                chars: above.chars + 1 + kept.chars,
+            };
+        }
+        if kept.chars <= MAX_DEF_CHARS {
+            self.defs_chars += kept.chars;
+            self.defs.push(kept);
+        }
+    }
 }
 
 impl Sink for ReadPlanner {
@@ -56,26 +133,9 @@ impl Sink for ReadPlanner {
     fn lookahead(&self) {}
 
     fn block(&mut self, block: &Block<'_>, (): ()) {
-        if self.defs_chars >= self.room.saturating_mul(2) {
-            return;
-        }
         for line in block.lines() {
-            if line.continued || line.open || !line.terminated || !defs::is_definition(line.text) {
-                continue;
-            }
-            let chars = char_count(line.text);
-            if chars > MAX_DEF_CHARS {
-                continue;
-            }
-            self.defs_chars += chars;
-            self.defs.push(Def {
-                no: line.no,
-                text: line.text.to_owned(),
-                chars,
-            });
-            if self.defs_chars >= self.room.saturating_mul(2) {
-                return;
-            }
+            self.keep_all(&line);
+            self.keep_definition(&line);
         }
     }
 }
@@ -100,6 +160,138 @@ fn tail_lines(text: &str, room: u64) -> &str {
     }
 }
 
+/// What every read plan is made within: the budget, its closing marker's tier and the widest
+/// lengths of its markers, each with its `'\n'`.
+struct Frame<'c> {
+    budget: u64,
+    tier: marker::Tier,
+    closing_len: u64,
+    gap_len: u64,
+    context: &'c Context<'c>,
+}
+
+impl<'c> Frame<'c> {
+    fn new(context: &'c Context<'c>, budget: u64) -> Self {
+        let totals = context.totals;
+        let widest = Facts::widest(totals.lines, totals.chars);
+        let closing_len = |tier| widest.closing_len(tier, context.profile) + 1;
+        let tier = TIERS
+            .into_iter()
+            .find(|&t| closing_len(t) <= budget / MARKER_PART)
+            .unwrap_or(marker::Tier::Terse);
+        Frame {
+            budget,
+            tier,
+            closing_len: closing_len(tier),
+            gap_len: widest.gap_len() + 1,
+            context,
+        }
+    }
+
+    /// The plan that shows `segments` around the `omitted` ranges: `segments[0]` before the
+    /// first, `segments[i]` between ranges `i - 1` and `i`, the last after the last range.
+    /// Each segment but the last ends in `'\n'`.
+    fn plan(&self, omitted: Vec<LineRange>, segments: &[String]) -> Option<Plan> {
+        debug_assert_eq!(segments.len(), omitted.len() + 1);
+        let totals = self.context.totals;
+        let shown: u64 = segments.iter().map(|s| char_count(s)).sum();
+        let facts = Facts {
+            first: omitted.first()?.first,
+            last: omitted.last()?.last,
+            total_lines: totals.lines,
+            lines: omitted.iter().map(|r| r.len()).sum(),
+            gaps: omitted.len() as u64,
+            chars: totals.chars - shown,
+        };
+        let mut pieces = Vec::with_capacity(2 * segments.len());
+        for (i, segment) in segments.iter().enumerate() {
+            if !segment.is_empty() {
+                pieces.push(Piece::Kept(segment.clone()));
+            }
+            let Some(gap) = omitted.get(i) else { break };
+            let last = i + 1 == omitted.len();
+            let mut text = if last {
+                facts.closing(self.tier, self.context.profile)
+            } else {
+                marker::gap(*gap)
+            };
+            if !last || !segments[i + 1].is_empty() {
+                text.push('\n');
+            }
+            pieces.push(Piece::Marker(text));
+        }
+        let plan = Plan {
+            shape: Shape::Read,
+            pieces,
+            omitted,
+            omitted_chars: facts.chars,
+        };
+        debug_assert!(
+            char_count(&plan.render()) <= self.budget,
+            "planned within the budget"
+        );
+        Some(plan)
+    }
+
+    /// The head, the definitions between it and the tail, and the tail.
+    fn cut(&self, defs: &[Line]) -> Option<Plan> {
+        let totals = self.context.totals;
+        let window = self.context.window;
+        let room = self.budget.checked_sub(self.closing_len + 1)?;
+        let tail_room = room * TAIL_PERCENT / 100;
+        let defs_room = room * DEFS_PERCENT / 100;
+        let head_room = room - tail_room - defs_room;
+
+        let tail = tail_lines(window.last_chars(), tail_room);
+        let (_, tail_newlines) = count_chars_and_newlines(tail.as_bytes());
+        let tail_lines_count = tail_newlines + u64::from(!tail.is_empty() && !tail.ends_with('\n'));
+        let first_tail = totals.lines + 1 - tail_lines_count;
+
+        let mut head = head_lines(&window.head, head_room)?;
+        let mut last_head = count_chars_and_newlines(head.as_bytes()).1;
+        let mut spent = 0;
+        let mut chosen: Vec<&Line> = Vec::new();
+        for def in defs
+            .iter()
+            .filter(|d| d.no > last_head && d.end() < first_tail)
+        {
+            let cost = def.chars + 1 + self.gap_len;
+            if spent + cost <= defs_room {
+                spent += cost;
+                chosen.push(def);
+            }
+        }
+        // What the definitions left goes to the head; any it now covers are shown there.
+        if spent < defs_room {
+            head = head_lines(&window.head, head_room + defs_room - spent)?;
+            last_head = count_chars_and_newlines(head.as_bytes()).1;
+            chosen.retain(|d| d.no > last_head);
+        }
+        let shown = (1..=last_head)
+            .chain(chosen.iter().flat_map(|d| d.no..=d.end()))
+            .chain(first_tail..=totals.lines);
+        let omitted = gaps(shown, totals.lines);
+        let mut segments = vec![head.to_owned()];
+        let mut defs = chosen.iter().peekable();
+        for gap in &omitted {
+            let before = segments.last_mut()?;
+            while let Some(def) = defs.next_if(|d| d.no < gap.first) {
+                before.push_str(&def.text);
+                before.push('\n');
+            }
+            segments.push(String::new());
+        }
+        // Definitions just above the tail come after the last gap, before the tail.
+        let last = segments.last_mut()?;
+        for def in defs {
+            last.push_str(&def.text);
+            last.push('\n');
+        }
+        last.push_str(tail);
+        self.plan(omitted, &segments)
+    }
+}
+
 impl Planner for ReadPlanner {
     fn serves(kind: ToolKind) -> bool {
         kind == ToolKind::FileRead
@@ -109,106 +301,25 @@ impl Planner for ReadPlanner {
         ReadPlanner {
             defs: Vec::new(),
             defs_chars: 0,
+            all: Some(Vec::new()),
+            all_chars: 0,
+            annotation: None,
             room,
         }
     }
 
     fn plan(self, context: &Context<'_>) -> Option<Plan> {
         let budget = context.budget.room(Self::DIGEST);
-        let totals = context.totals;
-        let profile = context.profile;
         if budget < MIN_BUDGET {
             return None;
         }
-        let widest = Facts::widest(totals.lines, totals.chars);
-        let closing_len = |tier| widest.closing_len(tier, profile) + 1;
-        let tier = TIERS
-            .into_iter()
-            .find(|&t| closing_len(t) <= budget / MARKER_PART)
-            .unwrap_or(marker::Tier::Terse);
-        let gap_len = widest.gap_len() + 1;
-        let room = budget.checked_sub(closing_len(tier) + 1)?;
-        let tail_room = room * TAIL_PERCENT / 100;
-        let defs_room = room * DEFS_PERCENT / 100;
-        let head_room = room - tail_room - defs_room;
-
-        let tail = tail_lines(context.window.last_chars(), tail_room);
-        let (tail_chars, tail_newlines) = count_chars_and_newlines(tail.as_bytes());
-        let tail_lines_count = tail_newlines + u64::from(!tail.is_empty() && !tail.ends_with('\n'));
-        let first_tail = totals.lines + 1 - tail_lines_count;
-
-        let mut head = head_lines(&context.window.head, head_room)?;
-        let mut last_head = count_chars_and_newlines(head.as_bytes()).1;
-        let mut spent = 0;
-        let mut chosen: Vec<&Def> = Vec::new();
-        for def in self
-            .defs
-            .iter()
-            .filter(|d| d.no > last_head && d.no < first_tail)
-        {
-            let cost = def.chars + 1 + gap_len;
-            if spent + cost <= defs_room {
-                spent += cost;
-                chosen.push(def);
+        let frame = Frame::new(context, budget);
+        if let Some(all) = &self.all {
+            if let Some(plan) = trim::plan(&frame, all) {
+                return Some(plan);
             }
         }
-        // What the definitions left goes to the head; any it now covers are shown there.
-        if spent < defs_room {
-            head = head_lines(&context.window.head, head_room + defs_room - spent)?;
-            last_head = count_chars_and_newlines(head.as_bytes()).1;
-            chosen.retain(|d| d.no > last_head);
-        }
-        let (head_chars, _) = count_chars_and_newlines(head.as_bytes());
-        let shown = (1..=last_head)
-            .chain(chosen.iter().map(|d| d.no))
-            .chain(first_tail..=totals.lines);
-        let omitted = gaps(shown, totals.lines);
-        let (first_gap, last_gap) = (*omitted.first()?, *omitted.last()?);
-        let def_chars: u64 = chosen.iter().map(|d| d.chars + 1).sum();
-        let facts = Facts {
-            first: first_gap.first,
-            last: last_gap.last,
-            total_lines: totals.lines,
-            lines: omitted.iter().map(|r| r.len()).sum(),
-            gaps: omitted.len() as u64,
-            chars: totals.chars - head_chars - tail_chars - def_chars,
-        };
-
-        let mut pieces = Vec::with_capacity(2 * omitted.len() + 2);
-        if !head.is_empty() {
-            pieces.push(Piece::Kept(head.to_owned()));
-        }
-        let mut defs = chosen.iter().peekable();
-        for (i, gap) in omitted.iter().enumerate() {
-            while let Some(def) = defs.next_if(|d| d.no < gap.first) {
-                pieces.push(Piece::Kept(format!("{}\n", def.text)));
-            }
-            let mut text = if i + 1 == omitted.len() {
-                facts.closing(tier, profile)
-            } else {
-                marker::gap(*gap)
-            };
-            if i + 1 < omitted.len() || !tail.is_empty() || defs.peek().is_some() {
-                text.push('\n');
-            }
-            pieces.push(Piece::Marker(text));
-        }
-        // A definition just above the tail comes after the last gap.
-        pieces.extend(defs.map(|def| Piece::Kept(format!("{}\n", def.text))));
-        if !tail.is_empty() {
-            pieces.push(Piece::Kept(tail.to_owned()));
-        }
-        let plan = Plan {
-            shape: Shape::Read,
-            pieces,
-            omitted,
-            omitted_chars: facts.chars,
-        };
-        debug_assert!(
-            char_count(&plan.render()) <= budget,
-            "planned within the budget"
-        );
-        Some(plan)
+        frame.cut(&self.defs)
     }
 }
 

@@ -1,0 +1,76 @@
+//! A read only a little too long for the budget: it loses its longest runs of filler (blank
+//! and comment-only lines) until it fits, and keeps every other line where it was.
+//!
+//! A read just over the budget would otherwise lose its end, which is as likely as any part
+//! to hold the line the agent acts on, to keep a licence header or a block of doc comments
+//! whole. Runs go longest first, and only runs that save more than the marker standing for
+//! them; when no choice of runs fits, the read is cut ([`super::Frame::cut`]).
+
+use super::{Frame, Line};
+use crate::plan::{LineRange, Plan};
+
+/// The plan that drops runs of filler from `all` (every line of the input, with whether it is
+/// filler), or `None` when dropping every worthwhile run still leaves it too long.
+pub(super) fn plan(frame: &Frame<'_>, all: &[(Line, bool)]) -> Option<Plan> {
+    let total = frame.context.totals.chars;
+    // Runs of filler, by index into `all`, with the characters (newlines included) each holds.
+    // The input's last line has no newline to end a marker's line with: it is never dropped.
+    let mut runs: Vec<(usize, usize, u64)> = Vec::new();
+    let mut at = 0;
+    while at + 1 < all.len() {
+        if !all[at].1 {
+            at += 1;
+            continue;
+        }
+        let start = at;
+        let mut chars = 0;
+        while at + 1 < all.len() && all[at].1 {
+            chars += all[at].0.chars + 1;
+            at += 1;
+        }
+        if chars > frame.gap_len {
+            runs.push((start, at, chars));
+        }
+    }
+    // Longest first; the earlier of two alike, so the choice is the same on every run.
+    runs.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+    let mut dropped = 0;
+    let mut chosen = 0;
+    let fits = |dropped: u64, chosen: u64| {
+        total - dropped + (chosen - 1) * frame.gap_len + frame.closing_len <= frame.budget
+    };
+    loop {
+        let &(_, _, chars) = runs.get(chosen)?;
+        dropped += chars;
+        chosen += 1;
+        if fits(dropped, chosen as u64) {
+            break;
+        }
+    }
+    let mut runs = runs[..chosen].to_vec();
+    runs.sort_by_key(|r| r.0);
+    let mut omitted = Vec::with_capacity(runs.len());
+    let mut segments = vec![String::new()];
+    let mut next = 0;
+    for &(start, end, _) in &runs {
+        let segment = segments.last_mut()?;
+        for (line, _) in &all[next..start] {
+            segment.push_str(&line.text);
+            segment.push('\n');
+        }
+        omitted.push(LineRange {
+            first: all[start].0.no,
+            last: all[end - 1].0.no,
+        });
+        segments.push(String::new());
+        next = end;
+    }
+    let last = segments.last_mut()?;
+    for (i, (line, _)) in all.iter().enumerate().skip(next) {
+        last.push_str(&line.text);
+        if i + 1 < all.len() || frame.context.window.last_chars().ends_with('\n') {
+            last.push('\n');
+        }
+    }
+    frame.plan(omitted, &segments)
+}
