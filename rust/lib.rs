@@ -16,6 +16,7 @@ mod extenders;
 mod fault;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
+mod gapped;
 mod hash;
 mod lanes;
 mod lines;

@@ -13,24 +13,20 @@
 //! cannot be cut at a line (one huge line) is left to the clip.
 
 mod code;
-mod marker;
 mod trim;
 
-use crate::plan::{LineRange, Piece, Plan, Shape, gaps};
+use crate::gapped::Frame;
+use crate::plan::{Plan, Shape, gaps};
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
 use crate::sink::{Block, Sink};
 use crate::text::{byte_at_char, byte_at_char_from_end, char_count, count_chars_and_newlines};
-use marker::{Facts, TIERS};
 
 /// Percent of the room (after the closing marker) for the last lines of the read.
 const TAIL_PERCENT: u64 = 5;
 /// Percent of the room for definitions between the head and the tail; what they leave goes to
 /// the head.
 const DEFS_PERCENT: u64 = 15;
-/// The closing marker takes at most this part of the budget (1/24): the longest wording that
-/// fits.
-const MARKER_PART: u64 = 24;
 /// Below this budget a read is clipped: there is no room for more than one cut.
 const MIN_BUDGET: u64 = 400;
 /// A definition line longer than this is not kept: it would crowd out the others.
@@ -160,136 +156,62 @@ fn tail_lines(text: &str, room: u64) -> &str {
     }
 }
 
-/// What every read plan is made within: the budget, its closing marker's tier and the widest
-/// lengths of its markers, each with its `'\n'`.
-struct Frame<'c> {
-    budget: u64,
-    tier: marker::Tier,
-    closing_len: u64,
-    gap_len: u64,
-    context: &'c Context<'c>,
-}
+/// The head, the definitions between it and the tail, and the tail.
+fn cut(frame: &Frame<'_>, defs: &[Line]) -> Option<Plan> {
+    let totals = frame.context.totals;
+    let window = frame.context.window;
+    let room = frame.budget.checked_sub(frame.closing_len + 1)?;
+    let tail_room = room * TAIL_PERCENT / 100;
+    let defs_room = room * DEFS_PERCENT / 100;
+    let head_room = room - tail_room - defs_room;
 
-impl<'c> Frame<'c> {
-    fn new(context: &'c Context<'c>, budget: u64) -> Self {
-        let totals = context.totals;
-        let widest = Facts::widest(totals.lines, totals.chars);
-        let closing_len = |tier| widest.closing_len(tier, context.profile) + 1;
-        let tier = TIERS
-            .into_iter()
-            .find(|&t| closing_len(t) <= budget / MARKER_PART)
-            .unwrap_or(marker::Tier::Terse);
-        Frame {
-            budget,
-            tier,
-            closing_len: closing_len(tier),
-            gap_len: widest.gap_len() + 1,
-            context,
+    let tail = tail_lines(window.last_chars(), tail_room);
+    let (_, tail_newlines) = count_chars_and_newlines(tail.as_bytes());
+    let tail_lines_count = tail_newlines + u64::from(!tail.is_empty() && !tail.ends_with('\n'));
+    let first_tail = totals.lines + 1 - tail_lines_count;
+
+    let mut head = head_lines(&window.head, head_room)?;
+    let mut last_head = count_chars_and_newlines(head.as_bytes()).1;
+    let mut spent = 0;
+    let mut chosen: Vec<&Line> = Vec::new();
+    for def in defs
+        .iter()
+        .filter(|d| d.no > last_head && d.end() < first_tail)
+    {
+        let cost = def.chars + 1 + frame.gap_len;
+        if spent + cost <= defs_room {
+            spent += cost;
+            chosen.push(def);
         }
     }
-
-    /// The plan that shows `segments` around the `omitted` ranges: `segments[0]` before the
-    /// first, `segments[i]` between ranges `i - 1` and `i`, the last after the last range.
-    /// Each segment but the last ends in `'\n'`.
-    fn plan(&self, omitted: Vec<LineRange>, segments: &[String]) -> Option<Plan> {
-        debug_assert_eq!(segments.len(), omitted.len() + 1);
-        let totals = self.context.totals;
-        let shown: u64 = segments.iter().map(|s| char_count(s)).sum();
-        let facts = Facts {
-            first: omitted.first()?.first,
-            last: omitted.last()?.last,
-            total_lines: totals.lines,
-            lines: omitted.iter().map(|r| r.len()).sum(),
-            gaps: omitted.len() as u64,
-            chars: totals.chars - shown,
-        };
-        let mut pieces = Vec::with_capacity(2 * segments.len());
-        for (i, segment) in segments.iter().enumerate() {
-            if !segment.is_empty() {
-                pieces.push(Piece::Kept(segment.clone()));
-            }
-            let Some(gap) = omitted.get(i) else { break };
-            let last = i + 1 == omitted.len();
-            let mut text = if last {
-                facts.closing(self.tier, self.context.profile)
-            } else {
-                marker::gap(*gap)
-            };
-            if !last || !segments[i + 1].is_empty() {
-                text.push('\n');
-            }
-            pieces.push(Piece::Marker(text));
-        }
-        let plan = Plan {
-            shape: Shape::Read,
-            pieces,
-            omitted,
-            omitted_chars: facts.chars,
-        };
-        debug_assert!(
-            char_count(&plan.render()) <= self.budget,
-            "planned within the budget"
-        );
-        Some(plan)
+    // What the definitions left goes to the head; any it now covers are shown there.
+    if spent < defs_room {
+        head = head_lines(&window.head, head_room + defs_room - spent)?;
+        last_head = count_chars_and_newlines(head.as_bytes()).1;
+        chosen.retain(|d| d.no > last_head);
     }
-
-    /// The head, the definitions between it and the tail, and the tail.
-    fn cut(&self, defs: &[Line]) -> Option<Plan> {
-        let totals = self.context.totals;
-        let window = self.context.window;
-        let room = self.budget.checked_sub(self.closing_len + 1)?;
-        let tail_room = room * TAIL_PERCENT / 100;
-        let defs_room = room * DEFS_PERCENT / 100;
-        let head_room = room - tail_room - defs_room;
-
-        let tail = tail_lines(window.last_chars(), tail_room);
-        let (_, tail_newlines) = count_chars_and_newlines(tail.as_bytes());
-        let tail_lines_count = tail_newlines + u64::from(!tail.is_empty() && !tail.ends_with('\n'));
-        let first_tail = totals.lines + 1 - tail_lines_count;
-
-        let mut head = head_lines(&window.head, head_room)?;
-        let mut last_head = count_chars_and_newlines(head.as_bytes()).1;
-        let mut spent = 0;
-        let mut chosen: Vec<&Line> = Vec::new();
-        for def in defs
-            .iter()
-            .filter(|d| d.no > last_head && d.end() < first_tail)
-        {
-            let cost = def.chars + 1 + self.gap_len;
-            if spent + cost <= defs_room {
-                spent += cost;
-                chosen.push(def);
-            }
+    let shown = (1..=last_head)
+        .chain(chosen.iter().flat_map(|d| d.no..=d.end()))
+        .chain(first_tail..=totals.lines);
+    let omitted = gaps(shown, totals.lines);
+    let mut segments = vec![head.to_owned()];
+    let mut defs = chosen.iter().peekable();
+    for gap in &omitted {
+        let before = segments.last_mut()?;
+        while let Some(def) = defs.next_if(|d| d.no < gap.first) {
+            before.push_str(&def.text);
+            before.push('\n');
         }
-        // What the definitions left goes to the head; any it now covers are shown there.
-        if spent < defs_room {
-            head = head_lines(&window.head, head_room + defs_room - spent)?;
-            last_head = count_chars_and_newlines(head.as_bytes()).1;
-            chosen.retain(|d| d.no > last_head);
-        }
-        let shown = (1..=last_head)
-            .chain(chosen.iter().flat_map(|d| d.no..=d.end()))
-            .chain(first_tail..=totals.lines);
-        let omitted = gaps(shown, totals.lines);
-        let mut segments = vec![head.to_owned()];
-        let mut defs = chosen.iter().peekable();
-        for gap in &omitted {
-            let before = segments.last_mut()?;
-            while let Some(def) = defs.next_if(|d| d.no < gap.first) {
-                before.push_str(&def.text);
-                before.push('\n');
-            }
-            segments.push(String::new());
-        }
-        // Definitions just above the tail come after the last gap, before the tail.
-        let last = segments.last_mut()?;
-        for def in defs {
-            last.push_str(&def.text);
-            last.push('\n');
-        }
-        last.push_str(tail);
-        self.plan(omitted, &segments)
+        segments.push(String::new());
     }
+    // Definitions just above the tail come after the last gap, before the tail.
+    let last = segments.last_mut()?;
+    for def in defs {
+        last.push_str(&def.text);
+        last.push('\n');
+    }
+    last.push_str(tail);
+    frame.plan(omitted, &segments)
 }
 
 impl Planner for ReadPlanner {
@@ -313,13 +235,13 @@ impl Planner for ReadPlanner {
         if budget < MIN_BUDGET {
             return None;
         }
-        let frame = Frame::new(context, budget);
+        let frame = Frame::new(context, budget, Shape::Read);
         if let Some(all) = &self.all {
             if let Some(plan) = trim::plan(&frame, all) {
                 return Some(plan);
             }
         }
-        frame.cut(&self.defs)
+        cut(&frame, &self.defs)
     }
 }
 

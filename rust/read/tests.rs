@@ -2,6 +2,7 @@ use std::fmt::Write;
 
 use super::*;
 use crate::engine::Engine;
+use crate::plan::Piece;
 use crate::profile::Profile;
 
 fn read(text: &str, budget: u64) -> (String, Shape) {

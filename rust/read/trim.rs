@@ -4,9 +4,10 @@
 //! A read just over the budget would otherwise lose its end, which is as likely as any part
 //! to hold the line the agent acts on, to keep a licence header or a block of doc comments
 //! whole. Runs go longest first, and only runs that save more than the marker standing for
-//! them; when no choice of runs fits, the read is cut ([`super::Frame::cut`]).
+//! them; when no choice of runs fits, the read is cut ([`super::cut`]).
 
-use super::{Frame, Line};
+use super::Line;
+use crate::gapped::Frame;
 use crate::plan::{LineRange, Plan};
 
 /// The plan that drops runs of filler from `all` (every line of the input, with whether it is

@@ -1,4 +1,4 @@
-//! The read planner's markers: a short one in each gap between shown lines, and a closing one
+//! The markers of a gapped plan: a short one in each gap between shown lines, and a closing one
 //! that counts every omitted line and says how to read them back.
 //!
 //! With one gap the closing marker says what the clip's says, in the same words; with several

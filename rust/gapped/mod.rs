@@ -1,0 +1,96 @@
+//! Plans that show whole lines of the input around exact gaps: each gap but the last gets a
+//! short marker with its line numbers, and the last one the closing marker, which counts every
+//! omitted line and character and says how to read them back (see [`marker`]). The read and
+//! listing planners choose which lines to show; this says it the same way for both.
+//!
+//! The closing marker is sized to the budget: the longest wording that takes at most
+//! 1/[`MARKER_PART`] of it, so at small budgets a short one.
+
+pub mod marker;
+
+use crate::plan::{LineRange, Piece, Plan, Shape};
+use crate::planner::Context;
+use crate::text::char_count;
+use marker::{Facts, TIERS};
+
+/// The closing marker takes at most this part of the budget (1/24).
+pub const MARKER_PART: u64 = 24;
+
+/// What every gapped plan is made within: the budget, its closing marker's tier and the widest
+/// lengths of its markers, each with its `'\n'`.
+pub struct Frame<'c> {
+    pub budget: u64,
+    tier: marker::Tier,
+    pub closing_len: u64,
+    pub gap_len: u64,
+    pub context: &'c Context<'c>,
+    shape: Shape,
+}
+
+impl<'c> Frame<'c> {
+    /// The frame of a plan of `shape` within `budget` characters.
+    #[must_use]
+    pub fn new(context: &'c Context<'c>, budget: u64, shape: Shape) -> Self {
+        let totals = context.totals;
+        let widest = Facts::widest(totals.lines, totals.chars);
+        let closing_len = |tier| widest.closing_len(tier, context.profile) + 1;
+        let tier = TIERS
+            .into_iter()
+            .find(|&t| closing_len(t) <= budget / MARKER_PART)
+            .unwrap_or(marker::Tier::Terse);
+        Frame {
+            budget,
+            tier,
+            closing_len: closing_len(tier),
+            gap_len: widest.gap_len() + 1,
+            context,
+            shape,
+        }
+    }
+
+    /// The plan that shows `segments` around the `omitted` ranges: `segments[0]` before the
+    /// first, `segments[i]` between ranges `i - 1` and `i`, the last after the last range.
+    /// Each segment but the last ends in `'\n'`.
+    #[must_use]
+    pub fn plan(&self, omitted: Vec<LineRange>, segments: &[String]) -> Option<Plan> {
+        debug_assert_eq!(segments.len(), omitted.len() + 1);
+        let totals = self.context.totals;
+        let shown: u64 = segments.iter().map(|s| char_count(s)).sum();
+        let facts = Facts {
+            first: omitted.first()?.first,
+            last: omitted.last()?.last,
+            total_lines: totals.lines,
+            lines: omitted.iter().map(|r| r.len()).sum(),
+            gaps: omitted.len() as u64,
+            chars: totals.chars - shown,
+        };
+        let mut pieces = Vec::with_capacity(2 * segments.len());
+        for (i, segment) in segments.iter().enumerate() {
+            if !segment.is_empty() {
+                pieces.push(Piece::Kept(segment.clone()));
+            }
+            let Some(gap) = omitted.get(i) else { break };
+            let last = i + 1 == omitted.len();
+            let mut text = if last {
+                facts.closing(self.tier, self.context.profile)
+            } else {
+                marker::gap(*gap)
+            };
+            if !last || !segments[i + 1].is_empty() {
+                text.push('\n');
+            }
+            pieces.push(Piece::Marker(text));
+        }
+        let plan = Plan {
+            shape: self.shape,
+            pieces,
+            omitted,
+            omitted_chars: facts.chars,
+        };
+        debug_assert!(
+            char_count(&plan.render()) <= self.budget,
+            "planned within the budget"
+        );
+        Some(plan)
+    }
+}
