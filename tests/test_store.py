@@ -3,6 +3,8 @@ processes at once, the quota, and never a partial entry."""
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
 import multiprocessing
 import os
@@ -11,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from shapeclip.store import Evicted, Refused, Store, default_path
+from shapeclip.store import Ambiguous, Evicted, Refused, Store, Unknown, default_path
+from shapeclip.store import store as store_module
 from shapeclip.store import writer as writer_module
 
 TEXT = "".join(f"line {i}\n" for i in range(1, 201))
@@ -30,7 +33,9 @@ def test_entries_are_private_whatever_the_umask(tmp_path: Path) -> None:
         os.umask(old)
     assert mode(store.path) == 0o700
     assert mode(entry.path) == 0o600 and mode(entry.path.with_suffix(".json")) == 0o600
-    assert sorted(os.listdir(store.path)) == [entry.id + ".json", entry.id + ".out"]
+    # The lock file every writer, eviction and prune takes is private too.
+    assert mode(store.path / ".lock") == 0o600
+    assert sorted(os.listdir(store.path)) == [".lock", entry.id + ".json", entry.id + ".out"]
     assert entry.path.read_text() == TEXT and entry.tool == "bash" and entry.size == len(TEXT)
 
 
@@ -154,7 +159,7 @@ def test_an_output_over_the_quota_is_not_stored(tmp_path: Path) -> None:
     kept = store.put("k" * 50)
     with pytest.raises(Refused, match="quota"):
         store.put("x" * 101)
-    assert sorted(os.listdir(store.path)) == sorted([kept.id + ".out", kept.id + ".json"])
+    assert sorted(os.listdir(store.path)) == sorted([".lock", kept.id + ".out", kept.id + ".json"])
 
 
 def test_the_default_quota_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -207,7 +212,8 @@ def test_a_crash_before_the_rename_leaves_no_entry(tmp_path: Path, monkeypatch: 
     # A writer killed outright leaves its temporary file: never served, pruned once stale.
     (store.path / ".tmp-1-dead").write_text(TEXT[:10])
     os.utime(store.path / ".tmp-1-dead", (1, 1))
-    assert store.prune() == 2  # the dead temporary file and the orphaned metadata
+    # The metadata claimed before the crash stays, as an evicted entry's would.
+    assert store.prune() == 1
     assert store.put(TEXT).id == sha[:12]
 
 
@@ -249,3 +255,62 @@ def test_issue_27_item_8_a_long_tool_name_still_makes_a_readable_entry(tmp_path:
     assert store.get(entry.id) == TEXT
     assert store.put(TEXT, tool).id == entry.id == entry.sha256[:12]
     assert entry.tool is not None and tool.startswith(entry.tool) and store.entry(entry.id).tool == entry.tool
+
+
+def test_issue_27_item_9_outputs_without_metadata_are_not_entries_and_prune_removes_them(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s")
+    kept, orphan = store.put("kept\n"), store.put("orphan\n")
+    (store.path / (orphan.id + ".json")).unlink()  # as an eviction racing a store used to leave it
+    assert store.stats().entries == 1 and store.stats().bytes == len("kept\n")
+    assert store.prune() == 1
+    assert sorted(os.listdir(store.path)) == [".lock", kept.id + ".json", kept.id + ".out"]
+
+
+def test_issue_27_item_10_clear_and_prune_that_cannot_remove_say_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Store(tmp_path / "s").put("one\n")
+    Store(tmp_path / "s").put("two\n")
+    store = Store(tmp_path / "s", max_bytes=5)  # over its quota: prune has an entry to evict
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(store_module.os, "unlink", refused)
+    for sweep in (store.prune, store.clear):
+        with pytest.raises(Refused, match=r"removed 0 files from .*, but could not remove [24]: Permission denied"):
+            sweep()
+    monkeypatch.undo()
+    assert store.stats().entries == 2
+    # A store where the lock cannot be made (read-only, here a directory in its place) refuses.
+    (store.path / ".lock").unlink()
+    (store.path / ".lock").mkdir()
+    for sweep in (store.prune, store.clear):
+        with pytest.raises(Refused, match="cannot lock the store"):
+            sweep()
+    assert store.stats().entries == 2
+
+
+def test_issue_27_item_5_ids_resolve_from_unique_prefixes_and_evicted_differs_from_unknown(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s", max_bytes=20)
+    entries = [store.put(f"output {n}\n") for n in range(40)]  # 10 bytes each: two fit
+    live = entries[-1]
+    assert store.resolve(live.id) == store.resolve(live.id[:6]) == live.id
+    with pytest.raises(Evicted):
+        store.resolve(entries[0].id[:8])
+    with pytest.raises(Unknown):
+        store.resolve("0123456789ab")
+    with pytest.raises(Unknown):
+        store.resolve("xyz")
+    seen: dict[str, str] = {}
+    for n in itertools.count():
+        text = f"twin {n}\n"
+        shared = hashlib.sha256(text.encode()).hexdigest()[:4]
+        if shared in seen:
+            break
+        seen[shared] = text
+    twins = sorted(Store(tmp_path / "t").put(t).id for t in (seen[shared], text))
+    with pytest.raises(Ambiguous) as ambiguous:
+        Store(tmp_path / "t").resolve(shared)
+    assert list(ambiguous.value.candidates) == twins
+    assert str(ambiguous.value) == f"{shared} is the start of 2 IDs: {twins[0]}, {twins[1]}"

@@ -152,7 +152,7 @@ def test_a_stream_writes_as_it_goes_and_keeps_only_what_was_cut(tmp_path: Path) 
     compressor.feed("y\n" * 1000)
     result = compressor.finish_detailed()
     assert result.stored is not None and sorted(os.listdir(store.path)) == sorted(
-        [result.stored.id + ".out", result.stored.id + ".json"]
+        [".lock", result.stored.id + ".out", result.stored.id + ".json"]
     )
     fits = shapeclip.Compressor("bash", 1000, store=Store(tmp_path / "t"))
     fits.feed("short\n" * 10)

@@ -2,7 +2,7 @@
 and `shapeclip show ID --lines A:B` (or any file-reading tool) gives them back exactly."""
 
 from .root import ENV_VAR, Refused, default_path
-from .store import DEFAULT_MAX_BYTES, EVICTED, MAX_BYTES_ENV_VAR, Capture, Evicted, Stats, Store
+from .store import DEFAULT_MAX_BYTES, EVICTED, MAX_BYTES_ENV_VAR, Ambiguous, Capture, Evicted, Stats, Store, Unknown
 from .writer import Entry
 
 __all__ = [
@@ -10,11 +10,13 @@ __all__ = [
     "ENV_VAR",
     "EVICTED",
     "MAX_BYTES_ENV_VAR",
+    "Ambiguous",
     "Capture",
     "Entry",
     "Evicted",
     "Refused",
     "Stats",
     "Store",
+    "Unknown",
     "default_path",
 ]

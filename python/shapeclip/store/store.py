@@ -4,8 +4,10 @@ Entries are content-addressed (see `writer`), so the same output always gets the
 its markers the same bytes. Recency is the output file's modification time, refreshed when
 an entry is stored again or read; past the quota, the least recently used entries are
 evicted, never the one just written. Several processes may store and evict at once: every
-step is one atomic call on names in the store's own directory, and a name that vanished
-under us was evicted by someone else, which is what we wanted too.
+step is one atomic call on names in the store's own directory, and publishing an entry,
+eviction and pruning hold the store's lock (see `writer`). Eviction takes an entry's output
+and leaves its metadata, for a while, as the record that it was evicted: `resolve` can then
+tell an evicted ID from one that was never stored.
 """
 
 from __future__ import annotations
@@ -21,14 +23,18 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .root import Refused, bad_setting, default_path, open_root
-from .writer import ID_DIGITS, META, OUT, TEMP_PREFIX, Entry, EntryWriter, entry_from_meta, unlink_quietly
+from .writer import ID_DIGITS, META, OUT, TEMP_PREFIX, Entry, EntryWriter, entry_from_meta, locked
 
 DEFAULT_MAX_BYTES = 500 * 1000 * 1000
 #: Sets the quota of a store made without `max_bytes`: the CLI's, the hooks' and plugins'.
 MAX_BYTES_ENV_VAR = "SHAPECLIP_STORE_MAX_BYTES"
 #: A temporary file this old belongs to a writer that died; `prune` removes it.
 STALE_TEMP_SECONDS = 3600
+#: Records of evicted entries kept at most; past it the oldest go, and their IDs are unknown.
+MAX_EVICTED_RECORDS = 1_000
 _ID = re.compile(f"[0-9a-f]{{{ID_DIGITS},64}}")
+#: The shortest prefix `resolve` takes, as git takes one.
+_PREFIX = re.compile("[0-9a-f]{4,64}")
 EVICTED = "the stored output was evicted; run the command again"
 
 
@@ -37,6 +43,24 @@ class Evicted(KeyError):
 
     def __str__(self) -> str:
         return f"{self.args[0]}: {EVICTED}" if self.args else EVICTED
+
+
+class Unknown(KeyError):
+    """No entry has or recently had an ID that starts with this."""
+
+    def __str__(self) -> str:
+        return f"{self.args[0]}: no output was stored under this ID"
+
+
+class Ambiguous(KeyError):
+    """Several entries' IDs start with this prefix: `candidates`, in order."""
+
+    def __init__(self, prefix: str, candidates: tuple[str, ...]) -> None:
+        super().__init__(prefix)
+        self.candidates = candidates
+
+    def __str__(self) -> str:
+        return f"{self.args[0]} is the start of {len(self.candidates)} IDs: {', '.join(self.candidates)}"
 
 
 @dataclass(frozen=True)
@@ -74,7 +98,9 @@ class Capture:
     def commit(self) -> Entry:
         try:
             entry = self._writer.commit()
-            _evict(self._fd, self._store.max_bytes, keep=entry.id)
+            with locked(self._fd):
+                # What cannot be evicted now is evicted by the next store or prune.
+                _evict(self._fd, self._store.max_bytes, entry.id, _Remover(self._fd))
             return entry
         finally:
             self._close()
@@ -163,45 +189,72 @@ class Store:
         finally:
             os.close(root)
 
+    def resolve(self, prefix: str) -> str:
+        """The ID of the one entry whose ID is `prefix` or starts with it (4 hex digits at
+        least). Raises `Evicted` when that entry's output was evicted, `Ambiguous` when
+        several IDs start with it, and `Unknown` when none does."""
+        if not _PREFIX.fullmatch(prefix):
+            raise Unknown(prefix)
+        try:
+            root = open_root(self.path, create=False)
+        except Refused:
+            raise Unknown(prefix) from None
+        try:
+            listing = _scan(root)
+        finally:
+            os.close(root)
+        live = {entry_id for _, entry_id, _ in listing.entries}
+        known = live | {entry_id for _, entry_id in listing.evicted}
+        # A whole ID is itself even when a longer ID starts with it.
+        matches = [prefix] if prefix in known else sorted(i for i in known if i.startswith(prefix))
+        if not matches:
+            raise Unknown(prefix)
+        if len(matches) > 1:
+            raise Ambiguous(prefix, tuple(matches))
+        if matches[0] not in live:
+            raise Evicted(matches[0])
+        return matches[0]
+
     def stats(self) -> Stats:
         """How many entries and bytes the store holds. Raises `Refused` when it cannot be used."""
         root = open_root(self.path, create=False)
         try:
-            found = _outputs(root)
+            found = _scan(root).entries
         finally:
             os.close(root)
         return Stats(self.path, len(found), sum(size for _, _, size in found), self.max_bytes)
 
     def prune(self) -> int:
-        """Removes what dead writers left and evicts down to the quota; returns files removed."""
+        """Removes what dead writers left (temporary files, outputs without metadata) and evicts
+        down to the quota; returns files removed. Raises `Refused` when a file could not be."""
         return self._sweep(everything=False)
 
     def clear(self) -> int:
-        """Removes every entry; returns files removed."""
+        """Removes every entry; returns files removed. Raises `Refused` when a file could not be."""
         return self._sweep(everything=True)
 
     def _sweep(self, *, everything: bool) -> int:
         root = open_root(self.path, create=False)
         try:
-            removed = 0
-            outputs = {name for _, name, _ in _outputs(root)}
-            stale = time.time() - STALE_TEMP_SECONDS
-            with os.scandir(root) as listing:
-                for item in listing:
-                    name = item.name
-                    try:
-                        info = item.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    orphan = name.endswith(META) and name[: -len(META)] + OUT not in outputs
-                    dead = name.startswith(TEMP_PREFIX) and info.st_mtime < stale
-                    ours = name.endswith((OUT, META)) or name.startswith(TEMP_PREFIX)
-                    if (everything and ours) or orphan or dead:
-                        unlink_quietly(root, name)
-                        removed += 1
-            if not everything:
-                removed += 2 * _evict(root, self.max_bytes, keep=None)
-            return removed
+            remove = _Remover(root)
+            with locked(root):
+                listing = _scan(root)
+                stale = time.time() - STALE_TEMP_SECONDS
+                names = [name for name, mtime in listing.temps if everything or mtime < stale]
+                names += [entry_id + OUT for entry_id in listing.orphans]
+                if everything:
+                    names += [entry_id + suffix for _, entry_id, _ in listing.entries for suffix in (OUT, META)]
+                    names += [entry_id + META for _, entry_id in listing.evicted]
+                for name in names:
+                    remove(name)
+                if not everything:
+                    _evict(root, self.max_bytes, None, remove)
+            if remove.failed:
+                raise Refused(
+                    f"removed {remove.removed:,} files from {self.path}, but could not remove "
+                    f"{remove.failed:,}: {remove.error}"
+                )
+            return remove.removed
         finally:
             os.close(root)
 
@@ -216,21 +269,67 @@ def numbered(file: BinaryIO, first: int = 1, last: int | None = None) -> Iterato
             yield number, raw.decode("utf-8", "replace")
 
 
-def _outputs(root: int) -> list[tuple[int, str, int]]:
-    """(recency, file name, size) of every stored output, least recently used first."""
-    found = []
+@dataclass(frozen=True)
+class _Listing:
+    """The store's files, by what they are. Listed without the lock it is only a snapshot."""
+
+    #: (recency, ID, size) of each entry, least recently used first.
+    entries: list[tuple[int, str, int]]
+    #: (when last stored, ID) of each evicted entry's metadata, oldest first.
+    evicted: list[tuple[int, str]]
+    #: IDs of outputs without metadata, which no reader serves.
+    orphans: list[str]
+    #: (name, modification time) of each temporary file.
+    temps: list[tuple[str, float]]
+
+
+def _scan(root: int) -> _Listing:
+    outputs: dict[str, tuple[int, int]] = {}
+    metas: dict[str, int] = {}
+    temps = []
     with os.scandir(root) as listing:
         for item in listing:
-            if item.name.startswith(TEMP_PREFIX) or not item.name.endswith(OUT):
-                continue
+            name = item.name
             try:
                 info = item.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if stat.S_ISREG(info.st_mode):
-                found.append((info.st_mtime_ns, item.name, info.st_size))
-    found.sort()
-    return found
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            if name.startswith(TEMP_PREFIX):
+                temps.append((name, info.st_mtime))
+            elif name.endswith(OUT):
+                outputs[name[: -len(OUT)]] = (info.st_mtime_ns, info.st_size)
+            elif name.endswith(META):
+                metas[name[: -len(META)]] = info.st_mtime_ns
+    return _Listing(
+        sorted((recency, i, size) for i, (recency, size) in outputs.items() if i in metas),
+        sorted((evicted, i) for i, evicted in metas.items() if i not in outputs),
+        sorted(i for i in outputs if i not in metas),
+        temps,
+    )
+
+
+class _Remover:
+    """Removes names from the store's directory, counting what it removed and what it could not."""
+
+    def __init__(self, root: int) -> None:
+        self._root = root
+        self.removed = 0
+        self.failed = 0
+        self.error: str | None = None
+
+    def __call__(self, name: str) -> bool:
+        try:
+            os.unlink(name, dir_fd=self._root)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            self.failed += 1
+            self.error = exc.strerror or str(exc)
+            return False
+        self.removed += 1
+        return True
 
 
 def _quota_from_environment() -> int:
@@ -244,20 +343,20 @@ def _quota_from_environment() -> int:
     return int(value)
 
 
-def _evict(root: int, max_bytes: int, keep: str | None) -> int:
-    """Evicts least recently used entries other than `keep` until the outputs fit `max_bytes`."""
-    found = _outputs(root)
-    total = sum(size for _, _, size in found)
+def _evict(root: int, max_bytes: int, keep: str | None, remove: _Remover) -> None:
+    """Evicts least recently used entries other than `keep` until the outputs fit `max_bytes`,
+    then forgets the oldest records of evicted entries past `MAX_EVICTED_RECORDS`. The caller
+    holds the lock."""
+    listing = _scan(root)
+    total = sum(size for _, _, size in listing.entries)
     evicted = 0
-    for _, name, size in found:
+    for _, entry_id, size in listing.entries:
         if total <= max_bytes:
             break
-        entry_id = name[: -len(OUT)]
-        if entry_id == keep:
-            continue
-        # The output goes first: an entry without it is no entry, one without metadata would be.
-        unlink_quietly(root, name)
-        unlink_quietly(root, entry_id + META)
-        total -= size
-        evicted += 1
-    return evicted
+        # Only the output goes: the metadata stays as the record that this ID was evicted.
+        if entry_id != keep and remove(entry_id + OUT):
+            total -= size
+            evicted += 1
+    excess = len(listing.evicted) + evicted - MAX_EVICTED_RECORDS
+    for _, entry_id in listing.evicted[: max(excess, 0)]:
+        remove(entry_id + META)

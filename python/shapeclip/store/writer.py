@@ -3,21 +3,26 @@ atomically from the content's hash.
 
 An entry is two files named by its ID: `ID.json` (the full SHA-256, the tool, when it was
 stored, its size) and `ID.out` (the output itself, byte for byte, so that a file-reading tool
-sees the very line numbers the markers name). The metadata is claimed first with `link`,
+sees the very line numbers the markers name). Both are written to temporary names and
+fsync'd first; then, holding the store's lock (`locked`), the metadata is claimed with `link`,
 which fails rather than replace, so of two processes storing different outputs under the
 same short ID exactly one wins and the other lengthens its ID; then the output is renamed
 into place, so a reader finds either no `ID.out` or a complete one, even after a crash.
+Eviction and pruning hold the same lock, so none of them can remove an entry between its
+metadata being claimed and its output arriving, which left outputs without metadata.
 Two processes storing the same output both end with the same entry.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import secrets
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -29,6 +34,7 @@ ID_DIGITS = 12
 TEMP_PREFIX = ".tmp-"
 OUT = ".out"
 META = ".json"
+LOCK = ".lock"
 #: Characters kept of each text in the metadata, so that every entry's metadata stays well
 #: under `MAX_META_BYTES` (JSON escapes a character in at most 12 bytes).
 MAX_FIELD_CHARS = 1_000
@@ -63,6 +69,22 @@ def create_private(root_fd: int, name: str) -> BinaryIO:
 def unlink_quietly(root_fd: int, name: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(name, dir_fd=root_fd)
+
+
+@contextlib.contextmanager
+def locked(root_fd: int) -> Iterator[None]:
+    """Holds the store's lock, which publishing an entry, evicting and pruning take so that
+    none sees another half done; readers never need it. Raises `Refused` when the lock file
+    cannot be made (a read-only store)."""
+    try:
+        fd = os.open(LOCK, os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=root_fd)
+    except OSError as exc:
+        raise Refused(f"cannot lock the store: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def read_meta(root_fd: int, entry_id: str) -> dict[str, object] | None:
@@ -124,38 +146,42 @@ class EntryWriter:
             os.fsync(self._file.fileno())
             self._file.close()
             self._file = None
-            entry = self._claim(self._hash.hexdigest())
-            os.rename(self._temp, entry.id + OUT, src_dir_fd=self._root_fd, dst_dir_fd=self._root_fd)
+            sha = self._hash.hexdigest()
+            meta: dict[str, object] = {"sha256": sha, "tool": self._tool, "stored_at": time.time(), "size": self.size}
+            meta_temp = temp_name()
+            try:
+                with create_private(self._root_fd, meta_temp) as file:
+                    file.write(json.dumps(meta, sort_keys=True).encode())
+                    file.flush()
+                    os.fsync(file.fileno())
+                with locked(self._root_fd):
+                    entry_id, meta = self._claim(sha, meta_temp, meta)
+                    os.rename(self._temp, entry_id + OUT, src_dir_fd=self._root_fd, dst_dir_fd=self._root_fd)
+            finally:
+                unlink_quietly(self._root_fd, meta_temp)
         finally:
             self.drop()
-        return entry
+        return _entry(entry_id, self._root, meta)
 
-    def _claim(self, sha: str) -> Entry:
-        meta: dict[str, object] = {"sha256": sha, "tool": self._tool, "stored_at": time.time(), "size": self.size}
-        meta_temp = temp_name()
-        with create_private(self._root_fd, meta_temp) as file:
-            file.write(json.dumps(meta, sort_keys=True).encode())
-            file.flush()
-            os.fsync(file.fileno())
-        try:
-            for digits in range(ID_DIGITS, len(sha) + 1):
-                entry_id = sha[:digits]
-                try:
-                    os.link(
-                        meta_temp,
-                        entry_id + META,
-                        src_dir_fd=self._root_fd,
-                        dst_dir_fd=self._root_fd,
-                        follow_symlinks=False,
-                    )
-                except FileExistsError:
-                    found = read_meta(self._root_fd, entry_id)
-                    if found is None or found["sha256"] != sha:
-                        continue  # another output has these digits: a longer ID tells them apart
-                    meta = found
-                return _entry(entry_id, self._root, meta)
-        finally:
-            unlink_quietly(self._root_fd, meta_temp)
+    def _claim(self, sha: str, meta_temp: str, meta: dict[str, object]) -> tuple[str, dict[str, object]]:
+        """The ID and metadata of this output: `meta_temp` linked in under a new ID, or the
+        metadata the output already has (kept when it was evicted, too)."""
+        for digits in range(ID_DIGITS, len(sha) + 1):
+            entry_id = sha[:digits]
+            try:
+                os.link(
+                    meta_temp,
+                    entry_id + META,
+                    src_dir_fd=self._root_fd,
+                    dst_dir_fd=self._root_fd,
+                    follow_symlinks=False,
+                )
+            except FileExistsError:
+                found = read_meta(self._root_fd, entry_id)
+                if found is None or found["sha256"] != sha:
+                    continue  # another output has these digits: a longer ID tells them apart
+                meta = found
+            return entry_id, meta
         raise Refused(f"no free ID for {sha}: the store holds damaged entries")
 
 
