@@ -4,8 +4,10 @@ entry that is gone, and the store's upkeep."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,46 @@ def test_issue_27_item_11_a_malformed_setting_never_stops_a_command(stored: tupl
         done = subprocess.run([sys.executable, "-m", "shapeclip", *args], capture_output=True, env=env, timeout=60)
         assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
         assert b"SHAPECLIP_STORE_MAX_BYTES must be a positive whole number of bytes, got 'lots'" in done.stderr
+
+
+def test_issue_27_item_7_store_list_shows_each_entry_newest_first(tmp_path: Path) -> None:
+    path = tmp_path / "store"
+    env = {**os.environ, "SHAPECLIP_STORE": str(path)}
+    work = tmp_path / "work dir"
+    work.mkdir()
+    printing = [sys.executable, "-c", "print('built\\n' * 5000)"]
+    for command in (printing, [*printing[:2], "print('tested\\n' * 5000)"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "shapeclip", "--budget", "500", "--", *command],
+            capture_output=True,
+            env=env,
+            cwd=work,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+    subprocess.run(
+        [sys.executable, "-m", "shapeclip", "--budget", "500"],
+        input=b"piped\n" * 5000,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    store = Store(path)
+    entries = sorted(
+        (store.entry(name[:-4]) for name in os.listdir(path) if name.endswith(".out")),
+        key=lambda e: e.stored_at,
+        reverse=True,
+    )
+    assert [e.command for e in entries] == [
+        None,
+        shlex.join([*printing[:2], "print('tested\\n' * 5000)"]),
+        shlex.join(printing),
+    ]
+    assert [e.cwd for e in entries] == [str(tmp_path), str(work), str(work)]
+    listed = run(path, "store", "--list").stdout.decode().splitlines()
+    assert listed[0].split() == ["ID", "STORED", "TOOL", "COMMAND", "DIRECTORY", "SIZE"]
+    for row, entry in zip(listed[1:], entries, strict=True):
+        assert row.startswith(entry.id + " ")
+        assert time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.stored_at)) in row
+        assert f"{entry.size:,}" in row and entry.cwd[-59:] in row and (entry.command or "-")[:59] in row
+    assert run(tmp_path / "empty", "store", "--list").returncode == 1

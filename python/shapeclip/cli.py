@@ -13,6 +13,7 @@ import argparse
 import importlib
 import math
 import os
+import shlex
 import sys
 import textwrap
 from typing import TYPE_CHECKING
@@ -106,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="shapeclip",
         usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]\n"
         "       %(prog)s show ID [--lines A:B] [--grep PATTERN [-C N]] [--budget N]\n"
-        "       %(prog)s store [--stats | --prune | --clear]\n"
+        "       %(prog)s store [--stats | --list | --prune | --clear]\n"
         "       %(prog)s ledger PATH\n"
         "       %(prog)s hook claude-code|codex|gemini [--budget N] [--print-config]",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
@@ -250,7 +251,7 @@ def _compress(argv: list[str]) -> int:
     digest = _digest(parser, args.digest, args.digest_timeout)
     # A pipe or a command cannot be read again; a file can, and its markers point into it.
     reread = args.file not in (None, "-")
-    store = None if args.no_store or reread else Store()
+    store = None if args.no_store or reread else Store(command=shlex.join(command) if command else None)
     compressor = Compressor(tool, args.budget, digest=digest, store=store)
     with Interrupts() as interrupts:
         if command:

@@ -78,7 +78,7 @@ class Capture:
         self._store = store
         self._fd = open_root(store.path, create=True)
         try:
-            self._writer = EntryWriter(self._fd, store.path, tool, store.max_bytes)
+            self._writer = EntryWriter(self._fd, store.path, tool, store.command, store.max_bytes)
         except BaseException:
             os.close(self._fd)
             raise
@@ -121,16 +121,27 @@ class Store:
     `$SHAPECLIP_STORE_MAX_BYTES`, else 500 MB (a malformed value is logged and ignored).
 
     `path` defaults to `$SHAPECLIP_STORE`, else `$XDG_CACHE_HOME/shapeclip`, else
-    `~/.cache/shapeclip`. Nothing touches the disk until an output is stored or read.
+    `~/.cache/shapeclip`. Nothing touches the disk until an output is stored or read. Each
+    entry records the working directory, and `command`, the command whose output this store
+    is given (the CLI's `-- COMMAND`), when there is one.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, max_bytes: int | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        max_bytes: int | None = None,
+        *,
+        command: str | None = None,
+    ) -> None:
         if max_bytes is None:
             max_bytes = _quota_from_environment()
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
             raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
+        if command is not None and not isinstance(command, str):
+            raise TypeError(f"command must be a str or None, not {type(command).__name__}")
         self.path = Path(os.path.abspath(default_path() if path is None else Path(path)))
         self.max_bytes = max_bytes
+        self.command = command
 
     def __repr__(self) -> str:
         return f"Store({str(self.path)!r}, max_bytes={self.max_bytes})"
@@ -214,6 +225,16 @@ class Store:
         if matches[0] not in live:
             raise Evicted(matches[0])
         return matches[0]
+
+    def entries(self) -> list[Entry]:
+        """Every entry, the most recently stored first. Raises `Refused` when the store cannot
+        be used."""
+        root = open_root(self.path, create=False)
+        try:
+            found = [entry_from_meta(root, self.path, entry_id) for _, entry_id, _ in _scan(root).entries]
+        finally:
+            os.close(root)
+        return sorted((entry for entry in found if entry is not None), key=lambda e: (-e.stored_at, e.id))
 
     def stats(self) -> Stats:
         """How many entries and bytes the store holds. Raises `Refused` when it cannot be used."""

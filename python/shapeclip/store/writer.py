@@ -1,16 +1,16 @@
 """Writing one entry: bytes to a private temporary file as they arrive, then a name claimed
 atomically from the content's hash.
 
-An entry is two files named by its ID: `ID.json` (the full SHA-256, the tool, when it was
-stored, its size) and `ID.out` (the output itself, byte for byte, so that a file-reading tool
-sees the very line numbers the markers name). Both are written to temporary names and
-fsync'd first; then, holding the store's lock (`locked`), the metadata is claimed with `link`,
-which fails rather than replace, so of two processes storing different outputs under the
-same short ID exactly one wins and the other lengthens its ID; then the output is renamed
-into place, so a reader finds either no `ID.out` or a complete one, even after a crash.
-Eviction and pruning hold the same lock, so none of them can remove an entry between its
-metadata being claimed and its output arriving, which left outputs without metadata.
-Two processes storing the same output both end with the same entry.
+An entry is two files named by its ID: `ID.json` (the full SHA-256, the tool, the command
+and the directory it ran in, when it was stored, its size) and `ID.out` (the output itself,
+byte for byte, so that a file-reading tool sees the very line numbers the markers name). Both
+are written to temporary names and fsync'd first; then, holding the store's lock (`locked`),
+the metadata is claimed with `link`, which fails rather than replace, so of two processes
+storing different outputs under the same short ID exactly one wins and the other lengthens
+its ID; then the output is renamed into place, so a reader finds either no `ID.out` or a
+complete one, even after a crash. Eviction and pruning hold the same lock, so none of them
+can remove an entry between its metadata being claimed and its output arriving, which left
+outputs without metadata. Two processes storing the same output both end with the same entry.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ TEMP_PREFIX = ".tmp-"
 OUT = ".out"
 META = ".json"
 LOCK = ".lock"
-#: Characters kept of each text in the metadata, so that every entry's metadata stays well
+#: Characters kept of each text (tool, command, directory) in the metadata, so that every entry's metadata stays well
 #: under `MAX_META_BYTES` (JSON escapes a character in at most 12 bytes).
 MAX_FIELD_CHARS = 1_000
 MAX_META_BYTES = 1 << 16
@@ -54,6 +54,10 @@ class Entry:
     stored_at: float
     size: int
     sha256: str
+    #: The command that printed it, when the store was told (the CLI's `-- COMMAND`).
+    command: str | None = None
+    #: The working directory of the process that stored it.
+    cwd: str | None = None
 
 
 def temp_name() -> str:
@@ -108,10 +112,10 @@ class EntryWriter:
     what that means (the facade: no stored copy, and why, in the result's details).
     """
 
-    def __init__(self, root_fd: int, root: Path, tool: str | None, max_bytes: int) -> None:
+    def __init__(self, root_fd: int, root: Path, tool: str | None, command: str | None, max_bytes: int) -> None:
         self._root_fd = root_fd
         self._root = root
-        self._tool = None if tool is None else tool[:MAX_FIELD_CHARS]
+        self._labels = {"tool": tool, "command": command, "cwd": _cwd()}
         self._max_bytes = max_bytes
         self._hash = hashlib.sha256()
         self.size = 0
@@ -147,7 +151,8 @@ class EntryWriter:
             self._file.close()
             self._file = None
             sha = self._hash.hexdigest()
-            meta: dict[str, object] = {"sha256": sha, "tool": self._tool, "stored_at": time.time(), "size": self.size}
+            meta: dict[str, object] = {"sha256": sha, "stored_at": time.time(), "size": self.size}
+            meta.update((key, _bounded(value)) for key, value in self._labels.items())
             meta_temp = temp_name()
             try:
                 with create_private(self._root_fd, meta_temp) as file:
@@ -185,15 +190,33 @@ class EntryWriter:
         raise Refused(f"no free ID for {sha}: the store holds damaged entries")
 
 
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:  # the directory was removed under the process
+        return None
+
+
+def _bounded(text: str | None) -> str | None:
+    return None if text is None else text[:MAX_FIELD_CHARS]
+
+
+def _text(meta: dict[str, object], key: str) -> str | None:
+    value = meta.get(key)
+    return value if isinstance(value, str) else None
+
+
 def _entry(entry_id: str, root: Path, meta: dict[str, object]) -> Entry:
-    tool, stored_at, size = meta.get("tool"), meta.get("stored_at"), meta.get("size")
+    stored_at, size = meta.get("stored_at"), meta.get("size")
     return Entry(
         entry_id,
         root / (entry_id + OUT),
-        tool if isinstance(tool, str) else None,
+        _text(meta, "tool"),
         float(stored_at) if isinstance(stored_at, (int, float)) else 0.0,
         size if isinstance(size, int) else 0,
         str(meta["sha256"]),
+        _text(meta, "command"),
+        _text(meta, "cwd"),
     )
 
 
