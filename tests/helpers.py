@@ -5,6 +5,8 @@ other.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import re
 
 from hypothesis import assume
@@ -100,3 +102,15 @@ def require_shape(result: shapeclip.Compressed, shape: str, possible: tuple[str,
     few (its `filter_too_much` health check)."""
     assert result.shape in possible, f"shape {result.shape!r}, not one of {possible}"
     assume(result.shape == shape)
+
+
+def twin_outputs() -> tuple[str, str, str]:
+    """Two outputs whose IDs share their first four hex digits, and those digits."""
+    seen: dict[str, str] = {}
+    for n in itertools.count():
+        text = f"twin {n}\n"
+        shared = hashlib.sha256(text.encode()).hexdigest()[:4]
+        if shared in seen:
+            return seen[shared], text, shared
+        seen[shared] = text
+    raise AssertionError("unreachable")

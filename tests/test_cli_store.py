@@ -51,19 +51,23 @@ def test_show_greps_with_numbers_and_context(stored: tuple[Path, str]) -> None:
     )
 
 
-def test_show_budget_compresses_what_it_prints(stored: tuple[Path, str]) -> None:
+def test_show_budget_bounds_what_it_prints(stored: tuple[Path, str]) -> None:
     path, entry_id = stored
     out = run(path, "show", entry_id, "--budget", "300").stdout.decode()
-    assert len(out) <= 300 and "omitted" in out
+    assert len(out) <= 300 and out.startswith("line 1\n") and "not shown" in out
 
 
-def test_an_unknown_or_evicted_id_exits_1_and_says_so(stored: tuple[Path, str], tmp_path: Path) -> None:
+def test_an_unknown_evicted_or_cleared_id_exits_1_and_says_so(stored: tuple[Path, str], tmp_path: Path) -> None:
     path, entry_id = stored
+    Store(path, max_bytes=len(TEXT)).put("another output\n")  # evicts the first
+    done = run(path, "show", entry_id, "--lines", "1:2")
+    assert done.returncode == 1 and done.stdout == b""
+    assert b"the stored output was evicted; run the command again" in done.stderr
     Store(path).clear()
     for store, asked in ((path, entry_id), (path, "nonsense"), (tmp_path / "none", entry_id)):
         done = run(store, "show", asked, "--lines", "1:2")
         assert done.returncode == 1 and done.stdout == b""
-        assert b"the stored output was evicted; run the command again" in done.stderr
+        assert f"no entry in {store} has, or recently had, an ID starting {asked}".encode() in done.stderr
 
 
 def test_bad_show_arguments_are_usage_errors(stored: tuple[Path, str]) -> None:

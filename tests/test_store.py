@@ -3,8 +3,6 @@ processes at once, the quota, and never a partial entry."""
 
 from __future__ import annotations
 
-import hashlib
-import itertools
 import json
 import multiprocessing
 import os
@@ -13,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import twin_outputs
 from shapeclip.store import Ambiguous, Evicted, Refused, Store, Unknown, default_path
 from shapeclip.store import store as store_module
 from shapeclip.store import writer as writer_module
@@ -302,14 +301,8 @@ def test_issue_27_item_5_ids_resolve_from_unique_prefixes_and_evicted_differs_fr
         store.resolve("0123456789ab")
     with pytest.raises(Unknown):
         store.resolve("xyz")
-    seen: dict[str, str] = {}
-    for n in itertools.count():
-        text = f"twin {n}\n"
-        shared = hashlib.sha256(text.encode()).hexdigest()[:4]
-        if shared in seen:
-            break
-        seen[shared] = text
-    twins = sorted(Store(tmp_path / "t").put(t).id for t in (seen[shared], text))
+    first, second, shared = twin_outputs()
+    twins = sorted(Store(tmp_path / "t").put(t).id for t in (first, second))
     with pytest.raises(Ambiguous) as ambiguous:
         Store(tmp_path / "t").resolve(shared)
     assert list(ambiguous.value.candidates) == twins

@@ -215,7 +215,7 @@ def test_the_cli_stores_pipes_and_commands_and_show_reads_them_back(tmp_path: Pa
     marker = SHOW.search(out.stdout.decode())
     assert out.returncode == 0 and marker is not None
     entry_id, a, b = marker.groups()
-    shown = run(store, "show", entry_id, "--lines", f"{a}:{b}")
+    shown = run(store, "show", entry_id, "--lines", f"{a}:{b}", "--budget", "100000")
     assert shown.stdout.decode() == "".join(lines_of(text)[int(a) - 1 : int(b)])
     piped = run(store, "--budget", "800", stdin=text.encode()).stdout.decode()
     assert SHOW.search(piped) is not None

@@ -1,65 +1,20 @@
-"""`shapeclip show` and `shapeclip store`: reading stored outputs back, and looking after the
-store.
+"""`shapeclip store`: looking after the store of full outputs (its size, its entries, pruning
+and clearing it), and the way in to `shapeclip show` (see `cli_show`), which reads them.
 
-`show` prints exactly the lines a marker names, numbered as the marker numbers them, so an
-agent gets the omitted part and nothing else; `--grep` prints matching lines as `grep -n`
-does, with `-C` lines of context. A missing entry is an error with exit status 1 and says
-what to do, since a store evicts by design.
+A store that cannot be used, or a file it could not remove, is an error with exit status 1
+that says why.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
-from collections import deque
-from collections.abc import Iterable, Iterator
 
-from .api import compress
-from .store import EVICTED, Entry, Evicted, Refused, Store
-from .store.store import numbered
+from .store import Entry, Refused, Store
 
 #: Characters a cell of `store --list` shows at most.
 _CELL_CHARS = 60
-
-
-def _line_range(value: str) -> tuple[int, int]:
-    first, sep, last = value.partition(":")
-    try:
-        a = int(first)
-        b = int(last) if sep else a
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be A:B, two line numbers, got {value!r}") from None
-    if a < 1 or b < a:
-        raise argparse.ArgumentTypeError(f"must be 1-based and in order, got {value!r}")
-    return a, b
-
-
-def _pattern(value: str) -> re.Pattern[str]:
-    try:
-        return re.compile(value)
-    except re.error as exc:
-        raise argparse.ArgumentTypeError(f"is not a valid regular expression: {exc}") from None
-
-
-def _count(value: str) -> int:
-    if not value.isdigit():
-        raise argparse.ArgumentTypeError(f"must be a whole number of lines, got {value!r}")
-    return int(value)
-
-
-def _show_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="shapeclip show",
-        description="Print lines of a stored output, numbered as in the marker that names it.",
-    )
-    parser.add_argument("id", metavar="ID", help="the entry's ID, as the marker prints it")
-    parser.add_argument("--lines", metavar="A:B", type=_line_range, help="lines A to B (1-based, inclusive)")
-    parser.add_argument("--grep", metavar="PATTERN", type=_pattern, help="lines matching a Python regular expression")
-    parser.add_argument("-C", metavar="N", dest="context", type=_count, default=0, help="context lines for --grep")
-    parser.add_argument("--budget", metavar="N", type=_count, help="compress what is printed to N characters")
-    return parser
 
 
 def _store_parser() -> argparse.ArgumentParser:
@@ -72,58 +27,6 @@ def _store_parser() -> argparse.ArgumentParser:
     action.add_argument("--prune", action="store_true", help="remove what dead writers left; evict down to the quota")
     action.add_argument("--clear", action="store_true", help="remove every entry")
     return parser
-
-
-def grep_lines(lines: Iterable[tuple[int, str]], pattern: re.Pattern[str], context: int) -> Iterator[str]:
-    """`grep -n -C context` over numbered lines: `N:line` for a match, `N-line` around one,
-    and with context, `--` between groups that do not touch (grep prints none without)."""
-    before: deque[tuple[int, str]] = deque(maxlen=context)
-    after = 0
-    last_shown = 0
-    for number, line in lines:
-        text = line.rstrip("\n")
-        if pattern.search(text):
-            for n, held in before:
-                yield from _row(n, "-", held, last_shown, context)
-                last_shown = n
-            before.clear()
-            yield from _row(number, ":", text, last_shown, context)
-            last_shown, after = number, context
-        elif after > 0:
-            yield from _row(number, "-", text, last_shown, context)
-            last_shown, after = number, after - 1
-        elif context:
-            before.append((number, text))
-
-
-def _row(number: int, sep: str, text: str, last_shown: int, context: int) -> Iterator[str]:
-    if context and last_shown and number > last_shown + 1:
-        yield "--\n"
-    yield f"{number}{sep}{text}\n"
-
-
-def _selected(store: Store, args: argparse.Namespace) -> str:
-    first, last = args.lines if args.lines else (1, None)
-    with store.opened(args.id) as (_, file):
-        lines = numbered(file, first, last)
-        if args.grep is not None:
-            return "".join(grep_lines(lines, args.grep, args.context))
-        return "".join(line for _, line in lines)
-
-
-def show(argv: list[str]) -> int:
-    args = _show_parser().parse_args(argv)
-    store = Store()
-    try:
-        text = _selected(store, args)
-    except Evicted:
-        sys.stderr.write(f"shapeclip show: no entry {args.id} in {store.path}: {EVICTED}\n")
-        return 1
-    if args.budget is not None:
-        text = compress(text, "command", args.budget)
-    sys.stdout.buffer.write(text.encode("utf-8"))
-    sys.stdout.buffer.flush()
-    return 0
 
 
 def store_command(argv: list[str]) -> int:
@@ -172,4 +75,8 @@ def _table(entries: list[Entry]) -> str:
 
 def run(argv: list[str]) -> int:
     """Runs `show` or `store`, named by `argv[0]`."""
-    return show(argv[1:]) if argv[0] == "show" else store_command(argv[1:])
+    if argv[0] == "show":
+        from .cli_show import show
+
+        return show(argv[1:])
+    return store_command(argv[1:])

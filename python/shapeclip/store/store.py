@@ -172,7 +172,7 @@ class Store:
         if first < 1 or last < first:
             raise ValueError(f"a line range is 1-based and in order, got {first}:{last}")
         with self.opened(entry_id) as (_, file):
-            return [line for _, line in numbered(file, first, last)]
+            return [line.decode("utf-8", "replace") for _, line in numbered(file, first, last)]
 
     @contextlib.contextmanager
     def opened(self, entry_id: str) -> Iterator[tuple[Entry, BinaryIO]]:
@@ -280,14 +280,14 @@ class Store:
             os.close(root)
 
 
-def numbered(file: BinaryIO, first: int = 1, last: int | None = None) -> Iterator[tuple[int, str]]:
-    """Lines `first` to `last` of `file` (to its end when `last` is None) with their numbers,
-    which start at 1 and split at `\\n` only, as the engine's do."""
+def numbered(file: BinaryIO, first: int = 1, last: int | None = None) -> Iterator[tuple[int, bytes]]:
+    """Lines `first` to `last` of `file` (to its end when `last` is None), byte for byte, with
+    their numbers, which start at 1 and split at `\\n` only, as the engine's do."""
     for number, raw in enumerate(file, 1):
         if last is not None and number > last:
             return
         if number >= first:
-            yield number, raw.decode("utf-8", "replace")
+            yield number, raw
 
 
 @dataclass(frozen=True)
