@@ -20,6 +20,7 @@ mod gapped;
 mod hash;
 mod lanes;
 mod lines;
+mod listing;
 mod log;
 mod lookalike;
 mod markers;

@@ -19,6 +19,8 @@ pub enum Shape {
     Log,
     /// A file read: its head, the definitions of its middle, its last lines.
     Read,
+    /// A listing of paths: every directory, and as many of each one's entries as fit.
+    Listing,
 }
 
 impl Shape {
@@ -30,6 +32,7 @@ impl Shape {
             Shape::Search => "search",
             Shape::Log => "log",
             Shape::Read => "read",
+            Shape::Listing => "listing",
         }
     }
 }

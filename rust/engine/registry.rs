@@ -9,6 +9,7 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::listing::ListingPlanner;
 use crate::log::LogPlanner;
 use crate::plan::Plan;
 use crate::planner::{Budget, Context, Planner};
@@ -25,6 +26,9 @@ pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Hel
     register::<crate::fault::Fault>(&mut list, budget, kind);
     // Search output is recognised by content, whatever the tool, and goes first.
     register::<SearchPlanner>(&mut list, budget, kind);
+    // Listings are recognised by content too, and go before the log planner, which would take
+    // a path list with an error in a file name for a build log.
+    register::<ListingPlanner>(&mut list, budget, kind);
     // Only shell-like tools: a file that mentions "error" is not a build log.
     register::<LogPlanner>(&mut list, budget, kind);
     // Only file reads: their head, definitions and tail.

@@ -6,8 +6,8 @@
 //! passthrough exactly when the text fits, omitted ranges in order and inside the input, a
 //! digest slot inside a marker, and then what the clip and log plans promise of their pieces.
 
+use super::gapped_check;
 use super::program::Settings;
-use super::read_check;
 use super::{clip_check, log_check, run};
 use crate::engine::Outcome;
 use crate::markers::thousands;
@@ -98,7 +98,7 @@ fn outcome(settings: &Settings, text: &str, out: &Outcome) {
         }
         Shape::Clip => clip_check::check(settings, text, out),
         Shape::Log => log_check::check(settings, text, out),
-        Shape::Read => read_check::check(settings, text, out),
+        Shape::Read | Shape::Listing => gapped_check::check(settings, text, out),
         // Only a generated flood has a truth to check a search plan against.
         Shape::Search => {}
     }

@@ -13,9 +13,9 @@
 mod check;
 mod clip_check;
 pub(crate) mod flood;
+mod gapped_check;
 pub(crate) mod log_check;
 mod program;
-mod read_check;
 
 use crate::engine::{Engine, Outcome};
 use crate::log::class::Class;

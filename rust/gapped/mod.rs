@@ -3,8 +3,8 @@
 //! omitted line and character and says how to read them back (see [`marker`]). The read and
 //! listing planners choose which lines to show; this says it the same way for both.
 //!
-//! The closing marker is sized to the budget: the longest wording that takes at most
-//! 1/[`MARKER_PART`] of it, so at small budgets a short one.
+//! The closing marker is sized to the budget as the clip's is: the longest wording that takes
+//! at most its part of it ([`marker_part`]), so at small budgets a short one.
 
 pub mod marker;
 
@@ -13,8 +13,15 @@ use crate::planner::Context;
 use crate::text::char_count;
 use marker::{Facts, TIERS};
 
-/// The closing marker takes at most this part of the budget (1/24).
-pub const MARKER_PART: u64 = 24;
+/// The part of the budget (1/n) a closing marker in `tier` may take at most: the full wording
+/// 1/24, the compact one (exact numbers and the way back) 1/6, the terse one half.
+fn marker_part(tier: marker::Tier) -> u64 {
+    match tier {
+        marker::Tier::Full => 24,
+        marker::Tier::Compact => 6,
+        marker::Tier::Terse => 2,
+    }
+}
 
 /// What every gapped plan is made within: the budget, its closing marker's tier and the widest
 /// lengths of its markers, each with its `'\n'`.
@@ -36,7 +43,7 @@ impl<'c> Frame<'c> {
         let closing_len = |tier| widest.closing_len(tier, context.profile) + 1;
         let tier = TIERS
             .into_iter()
-            .find(|&t| closing_len(t) <= budget / MARKER_PART)
+            .find(|&t| closing_len(t) <= budget / marker_part(t))
             .unwrap_or(marker::Tier::Terse);
         Frame {
             budget,

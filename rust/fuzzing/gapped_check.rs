@@ -1,5 +1,5 @@
-//! What a read plan promises: its kept text is exactly the input's lines outside the omitted
-//! ranges, whole and in order, and its markers name those ranges.
+//! What a gapped plan (a read, a listing) promises: its kept text is exactly the input's lines
+//! outside the omitted ranges, whole and in order, and its markers name those ranges.
 
 use super::program::Settings;
 use crate::engine::Outcome;
