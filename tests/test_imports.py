@@ -24,7 +24,7 @@ EVENT = {
     "tool_input": {"command": "npm test 2>&1 | tail -40", "description": "Run tests"},
     "tool_response": {"stdout": "ok\n", "stderr": "", "interrupted": False, "isImage": False},
 }
-NEVER_AT_START = {"asyncio", "ssl", "concurrent.futures", "logging", "shapeclip.messages", "shapeclip.ledger"}
+NEVER_AT_START = {"asyncio", "ssl", "concurrent.futures", "logging", "shapeclip.messages", "shapeclip.ledger", "mcp"}
 
 
 def imported(*args: str, stdin: bytes = b"") -> set[str]:

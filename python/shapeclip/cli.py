@@ -68,6 +68,9 @@ shapeclip hook NAME answers a Claude Code, Codex CLI or Gemini CLI hook event: i
 agent's shell commands through shapeclip, keeping their exit status, and compresses MCP tool
 output. shapeclip hook --print-config NAME prints the settings to paste.
 
+shapeclip mcp serves the store (show, list) and a command runner (run) to an MCP client over
+standard input and output (pip install 'shapeclip[mcp]').
+
 A wrapped command's exit status is shapeclip's: 128 + N if signal N ended it, as in a shell,
 127 if it was not found and 126 if it could not be run. SIGINT and SIGTERM are passed on to
 the command (a Ctrl-C at the terminal reaches it directly), and what it printed until it
@@ -109,7 +112,8 @@ def _parser() -> argparse.ArgumentParser:
         "       %(prog)s show ID [--lines A:B] [--grep PATTERN [-C N]] [--budget N]\n"
         "       %(prog)s store [--stats | --list | --prune | --clear]\n"
         "       %(prog)s ledger PATH\n"
-        "       %(prog)s hook claude-code|codex|gemini [--budget N] [--print-config]",
+        "       %(prog)s hook claude-code|codex|gemini [--budget N] [--print-config]\n"
+        "       %(prog)s mcp",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
         epilog=EPILOG.format(kinds=_tool_kinds()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -211,12 +215,25 @@ def _print_ledger(argv: list[str]) -> int:
     return 0
 
 
+def _serve_mcp(argv: list[str]) -> int:
+    try:
+        from . import mcp_server
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "mcp":
+            raise
+        sys.stderr.write("shapeclip mcp needs the MCP SDK: pip install 'shapeclip[mcp]'\n")
+        return 1
+    return mcp_server.main(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["hook"]:
         from . import hooks
 
         return hooks.run(argv[1:])
+    if argv[:1] == ["mcp"]:
+        return _serve_mcp(argv[1:])
     if argv[:1] == ["ledger"]:
         return _print_ledger(argv[1:])
     if argv[:1] in (["show"], ["store"]):
