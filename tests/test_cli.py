@@ -42,11 +42,11 @@ def test_file_is_compressed_like_the_library_does(tmp_path: Path) -> None:
 def test_stdin_is_streamed() -> None:
     done = run("--budget", "500", "--no-store", stdin=LOG.encode())
     assert done.returncode == 0
-    assert done.stdout.decode() == shapeclip.compress(LOG, None, 500)
+    assert done.stdout.decode() == shapeclip.compress(LOG, "command", 500)
     assert run("-", "--budget", "500", "--no-store", stdin=LOG.encode()).stdout == done.stdout
     # Stored by default (a pipe cannot be read again): the same as the library with a store.
     stored = run("--budget", "500", stdin=LOG.encode()).stdout.decode()
-    assert stored == shapeclip.compress(LOG, None, 500, store=shapeclip.Store())
+    assert stored == shapeclip.compress(LOG, "command", 500, store=shapeclip.Store())
 
 
 def test_help_explains_the_marker_and_version_prints() -> None:
@@ -76,7 +76,7 @@ def test_digest_through_the_sdk_environment() -> None:
             assert len(out) <= 4000 and NORMAL.split(";")[0] in out
         failing = run("--budget", "4000", "--digest", "openai:e500", stdin=LOG.encode(), env=env)
         assert failing.returncode == 0 and failing.stdout.decode() == shapeclip.compress(
-            LOG, None, 4000, digest=lambda *_: None, store=shapeclip.Store()
+            LOG, "command", 4000, digest=lambda *_: None, store=shapeclip.Store()
         )
 
 
@@ -99,7 +99,9 @@ def test_issue_11_6_a_digest_server_that_never_answers_does_not_hold_up_the_cli(
         done = run("--budget", "4000", "--digest", "openai:m", "--digest-timeout", "0.3", stdin=LOG.encode(), env=env)
         elapsed = time.perf_counter() - started
     assert done.returncode == 0, done.stderr
-    assert done.stdout.decode() == shapeclip.compress(LOG, None, 4000, digest=lambda *_: None, store=shapeclip.Store())
+    assert done.stdout.decode() == shapeclip.compress(
+        LOG, "command", 4000, digest=lambda *_: None, store=shapeclip.Store()
+    )
     # The SDK's own timeout (10 s) and retries would keep it waiting well past this.
     assert elapsed < 6, f"the command exited {elapsed:.1f} s after it started"
 
@@ -212,7 +214,7 @@ def test_issue_11_11_a_signal_while_reading_a_pipe_prints_what_was_read(sig: sig
         cli.stdin.close()
     assert cli.returncode == 128 + sig, err.decode()
     assert err == b""
-    assert out.decode() == shapeclip.compress(LOG, None, 500, store=shapeclip.Store())
+    assert out.decode() == shapeclip.compress(LOG, "command", 500, store=shapeclip.Store())
 
 
 # Counts the SIGINTs it gets in the half second after the first, then exits 3. The wakeup fd
@@ -292,3 +294,55 @@ def test_a_terminal_on_stdin_and_no_file_says_what_is_expected() -> None:
     finally:
         os.close(controller)
         os.close(terminal)
+
+
+def test_issue_27_item_12_a_pipe_without_a_tool_is_shell_output() -> None:
+    done = run("--budget", "500", "--no-store", stdin=LOG.encode())
+    assert done.returncode == 0
+    out = done.stdout.decode()
+    assert out == shapeclip.compress(LOG, "command", 500) and "call the tool again" not in out
+
+
+def test_issue_27_item_16_a_digest_that_fails_says_why_on_stderr() -> None:
+    with serve() as server:
+        host, port = server.server_address
+        env = {"OPENAI_API_KEY": "test", "OPENAI_BASE_URL": f"http://{host}:{port}/v1"}
+        done = run("--budget", "4000", "--digest", "openai:e500", stdin=LOG.encode(), env=env)
+    assert done.returncode == 0
+    assert done.stdout.decode() == shapeclip.compress(
+        LOG, "command", 4000, digest=lambda *_: None, store=shapeclip.Store()
+    )
+    assert re.fullmatch(rb"shapeclip: the digest failed \(raised .*500.*\); the plain marker is printed\n", done.stderr)
+    with serve() as server:
+        host, port = server.server_address
+        env = {"OPENAI_API_KEY": "test", "OPENAI_BASE_URL": f"http://{host}:{port}/v1"}
+        assert run("--budget", "4000", "--digest", "openai:normal", stdin=LOG.encode(), env=env).stderr == b""
+
+
+def test_issue_27_item_11_a_digest_that_cannot_be_set_up_never_stops_a_command(tmp_path: Path) -> None:
+    ran = tmp_path / "ran"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "shapeclip", "--digest", "openai:gpt-4o-mini", "--", "touch", str(ran)],
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0 and ran.exists()
+    assert done.stderr.startswith(b"shapeclip: cannot set up the openai client: ")
+    assert done.stderr.endswith(b"; no digest is asked\n")
+
+
+def test_issue_27_item_17_binary_output_is_printed_as_text(tmp_path: Path) -> None:
+    binary = tmp_path / "program"
+    data = bytes(range(256)) * 40 + b"\0\x01\x1b[31m\n" * 300
+    binary.write_bytes(data)
+    for budget in ("2000", "1000000"):
+        done = run("--tool", "read_file", "--budget", budget, str(binary))
+        assert done.returncode == 0
+        out = done.stdout.decode("utf-8")
+        assert len(out) <= int(budget) and out.count("\ufffd") > 300
+        assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", out)
+    text = tmp_path / "coloured.log"
+    text.write_bytes(b"\x1b[31merror\x1b[0m\tdone\r\n")
+    assert run(str(text)).stdout == text.read_bytes()

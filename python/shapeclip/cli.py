@@ -13,6 +13,7 @@ import argparse
 import importlib
 import math
 import os
+import re
 import shlex
 import sys
 import textwrap
@@ -41,7 +42,8 @@ When the input is longer than the budget, the cut part is replaced by a marker s
 Line numbers in a marker are 1-based and exact, as are the line and character counts; the
 token figure is characters / 4, rounded up. The hint depends on the tool kind (--tool):
 shell commands get a sed range, file reads an offset and limit, searches a narrower search.
-Output that fits the budget is printed unchanged.
+Output that fits the budget is printed unchanged, unless it is binary (it holds a NUL
+byte): then each control character is printed as U+FFFD.
 
 A pipe's or a command's output is kept in the store ($SHAPECLIP_STORE, else
 $XDG_CACHE_HOME/shapeclip or ~/.cache/shapeclip; 500 MB, least recently used evicted) when
@@ -52,13 +54,15 @@ something is cut, and the markers then name its entry and the exact lines:
 
 --no-store turns that off. shapeclip show ID --help and shapeclip store --help say more.
 
-Tool kinds, by --tool name (any case); a command after -- is shell output:
+Tool kinds, by --tool name (any case); a command after -- or a pipe is shell output:
 {kinds}
 
 With --digest openai:MODEL or anthropic:MODEL, a fast model writes what the omitted part
 holds into the marker. The SDK is configured from its usual environment variables
 (OPENAI_API_KEY and OPENAI_BASE_URL, or ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL), so any
-OpenAI-compatible server works. If the model fails, the plain marker is printed.
+OpenAI-compatible server works. If the model fails, the plain marker is printed and stderr
+says why; a digest that cannot be set up (no SDK, no API key) is left out, and the command
+still runs.
 
 shapeclip ledger PATH prints what shapeclip saved in an agent session recorded with
 shapeclip.Ledger(PATH): per tool, characters and estimated tokens in and out, and digest
@@ -66,8 +70,7 @@ tokens. (A file named ledger, hook, show or store is compressed when given as ./
 
 shapeclip hook NAME answers a Claude Code, Codex CLI or Gemini CLI hook event: it runs the
 agent's shell commands through shapeclip, keeping their exit status, and compresses MCP tool
-output. shapeclip hook --print-config NAME prints the settings to paste, and shapeclip init
-NAME writes them into the harness's settings file.
+output. shapeclip hook --print-config NAME prints the settings to paste.
 
 shapeclip mcp serves the store (show, list) and a command runner (run) to an MCP client over
 standard input and output (pip install 'shapeclip[mcp]').
@@ -114,7 +117,6 @@ def _parser() -> argparse.ArgumentParser:
         "       %(prog)s store [--stats | --list | --prune | --clear]\n"
         "       %(prog)s ledger PATH\n"
         "       %(prog)s hook claude-code|codex|gemini [--budget N] [--print-config]\n"
-        "       %(prog)s init claude-code|codex|gemini [--project DIR] [--dry-run] [--uninstall]\n"
         "       %(prog)s mcp",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
         epilog=EPILOG.format(kinds=_tool_kinds()),
@@ -174,8 +176,9 @@ def _digest_spec(value: str) -> tuple[str, str]:
     return sdk, model
 
 
-def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeout: float) -> Digest | None:
-    """The digest `--digest` names, under `--digest-timeout`, or None."""
+def _digest(spec: tuple[str, str] | None, timeout: float) -> Digest | None:
+    """The digest `--digest` names, under `--digest-timeout`, or None. A digest that cannot be
+    set up is said on stderr and left out: it must not stop the command a hook wraps."""
     if spec is None:
         return None
     from .digest import Digest, anthropic_messages, openai_chat
@@ -184,7 +187,8 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeo
     try:
         module = importlib.import_module(sdk)
     except ImportError:
-        parser.error(f"--digest {sdk}:... needs the {sdk} SDK: pip install 'shapeclip[{sdk}]'")
+        sys.stderr.write(f"shapeclip: --digest {sdk}:... needs the {sdk} SDK (pip install {sdk}); no digest is asked\n")
+        return None
     try:
         # Without retries and with the digest's own limit on each request, the SDK gives up
         # when shapeclip does, instead of asking again for an answer nobody waits for.
@@ -193,7 +197,8 @@ def _digest(parser: argparse.ArgumentParser, spec: tuple[str, str] | None, timeo
         else:
             fn = anthropic_messages(module.Anthropic(max_retries=0), model, timeout=timeout)
     except Exception as exc:  # the SDK says what is missing, e.g. an API key
-        parser.error(f"cannot set up the {sdk} client: {exc}")
+        sys.stderr.write(f"shapeclip: cannot set up the {sdk} client: {exc}; no digest is asked\n")
+        return None
     return Digest(fn, timeout=timeout)
 
 
@@ -234,10 +239,6 @@ def main(argv: list[str] | None = None) -> int:
         from . import hooks
 
         return hooks.run(argv[1:])
-    if argv[:1] == ["init"]:
-        from . import init
-
-        return init.run(argv[1:])
     if argv[:1] == ["mcp"]:
         return _serve_mcp(argv[1:])
     if argv[:1] == ["ledger"]:
@@ -269,11 +270,12 @@ def _compress(argv: list[str]) -> int:
             "standard input is a terminal: give a FILE, pipe the output in, or run a command after "
             "-- COMMAND (or give - to type the input, ending it with Ctrl-D)"
         )
-    # A wrapped command's output is shell output unless --tool says otherwise.
-    tool = args.tool if args.tool is not None or not command else "command"
-    digest = _digest(parser, args.digest, args.digest_timeout)
     # A pipe or a command cannot be read again; a file can, and its markers point into it.
     reread = args.file not in (None, "-")
+    # A wrapped command's or a pipe's output is shell output unless --tool says otherwise:
+    # its markers then say how to run it again, not to call a tool that is not there.
+    tool = args.tool if args.tool is not None or reread else "command"
+    digest = _digest(args.digest, args.digest_timeout)
     store = None if args.no_store or reread else Store(command=shlex.join(command) if command else None)
     compressor = Compressor(tool, args.budget, digest=digest, store=store)
     with Interrupts() as interrupts:
@@ -283,10 +285,35 @@ def _compress(argv: list[str]) -> int:
             _read_input(parser, "-" if args.file is None else args.file, compressor, interrupts)
             # Stopped by a signal, shapeclip says so as a shell would of a command.
             status = 0 if interrupts.received is None else 128 + interrupts.received
-        text = compressor.finish()
-    sys.stdout.buffer.write(text.encode("utf-8"))
+        text = _finished(compressor, digest)
+    sys.stdout.buffer.write(_as_text(text).encode("utf-8"))
     sys.stdout.buffer.flush()
     return status
+
+
+def _finished(compressor: Compressor, digest: Digest | None) -> str:
+    """The compressed text, with the digest's answer when it gave one; when it failed, stderr
+    says why (the result carries the plain marker)."""
+    result = compressor.finish_detailed()
+    if digest is None or result.digest_request is None:
+        return result.text
+    from .digest import apply
+
+    result = apply(result, digest)
+    if result.digest is not None and result.digest.fell_back:
+        sys.stderr.write(f"shapeclip: the digest failed ({result.digest.reason}); the plain marker is printed\n")
+    return result.text
+
+
+#: Control characters that binary data brings and text output has no use for.
+_BINARY_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _as_text(text: str) -> str:
+    """`text`, unless it holds a NUL byte, which text output never does: then binary data was
+    read, and each control character in it is shown as U+FFFD, one character for one, so the
+    budget holds and nothing is written that a terminal or a JSON transport would choke on."""
+    return _BINARY_CONTROLS.sub("\ufffd", text) if "\0" in text else text
 
 
 def _read_input(parser: argparse.ArgumentParser, file: str, compressor: Compressor, interrupts: Interrupts) -> None:
