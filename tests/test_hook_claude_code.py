@@ -24,11 +24,6 @@ COMMON = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _private_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHAPECLIP_STORE", str(tmp_path / "store"))
-
-
 def post(tool: str, response: object, **tool_input: Any) -> dict[str, Any]:
     return {
         **COMMON,

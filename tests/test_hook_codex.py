@@ -33,12 +33,24 @@ def test_issue_25_no_command_is_approved_or_rewritten() -> None:
         assert hook("codex", pre_bash(command)) == ({}, "")
 
 
-def test_post_tool_use_answers_updated_tool_output_in_the_kind_of_tool_response() -> None:
+def test_shell_output_is_replaced_through_block_and_reason() -> None:
+    # Codex's Bash tool_response is a plain string; `decision: "block"` with a `reason` replaces
+    # the result the model reads with the reason (codex-rs/core/src/tools/registry.rs).
     event = {**COMMON, "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "make"}}
     reply, _ = hook("codex", {**event, "tool_response": BUILD_LOG}, "--budget", "2000")
-    new = reply["hookSpecificOutput"]["updatedToolOutput"]
-    assert isinstance(new, str) and len(new) <= 2000
+    assert set(reply) == {"decision", "reason"} and reply["decision"] == "block"
+    assert len(reply["reason"]) <= 2000 and "error: linker failed" in reply["reason"]
+    assert "shapeclip show" in reply["reason"]
     assert hook("codex", {**event, "tool_response": "small"}) == ({}, "")
+
+
+def test_an_mcp_result_is_replaced_as_its_text_and_one_with_an_image_is_left_alone() -> None:
+    event = {**COMMON, "hook_event_name": "PostToolUse", "tool_name": "mcp__ci__log", "tool_input": {"build": 3}}
+    result = {"content": [{"type": "text", "text": BUILD_LOG}]}
+    reply, _ = hook("codex", {**event, "tool_response": result}, "--budget", "3000")
+    assert reply["decision"] == "block" and len(reply["reason"]) <= 3000
+    image = {"content": [*result["content"], {"type": "image", "data": "iVBOR", "mimeType": "image/png"}]}
+    assert hook("codex", {**event, "tool_response": image}) == ({}, "")
 
 
 def test_malformed_input_passes_through_with_a_note() -> None:
@@ -50,7 +62,7 @@ def test_malformed_input_passes_through_with_a_note() -> None:
 def test_print_config_has_only_a_post_tool_hook() -> None:
     done = subprocess.run([sys.executable, "-m", "shapeclip", "hook", "--print-config", "codex"], capture_output=True)
     hooks = json.loads(done.stdout)["hooks"]
-    assert list(hooks) == ["PostToolUse"]
+    assert list(hooks) == ["PostToolUse"] and hooks["PostToolUse"][0]["matcher"] == "Bash|mcp__.*"
     assert shlex.split(hooks["PostToolUse"][0]["hooks"][0]["command"])[-2:] == ["hook", "codex"]
 
 

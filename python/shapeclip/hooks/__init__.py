@@ -1,8 +1,8 @@
-"""`shapeclip hook NAME`: shapeclip as a command hook of Claude Code, Codex CLI or Gemini CLI.
+"""`shapeclip hook NAME`: shapeclip as a hook of Claude Code, Codex CLI, Gemini CLI or OpenCode.
 
 The harness runs the hook with its event as JSON on standard input and reads the answer as
 JSON on standard output. A post-tool event gets its output compressed in place, in the shape
-it came in (see `output`), after the tool ran; every other event gets `{}`, which all three
+it came in (see `output`), after the tool ran; every other event gets `{}`, which all
 read as "change nothing". No answer ever carries a permission decision or rewrites a command:
 what runs is the harness's and the user's to decide, exactly as without shapeclip.
 
@@ -24,10 +24,10 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from .. import DEFAULT_BUDGET
-from . import claude_code, codex, gemini
+from . import claude_code, codex, gemini, opencode
 from .output import Settings
 
-HARNESSES: dict[str, ModuleType] = {module.NAME: module for module in (claude_code, codex, gemini)}
+HARNESSES: dict[str, ModuleType] = {module.NAME: module for module in (claude_code, codex, gemini, opencode)}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,8 +45,8 @@ def _budget(value: str) -> int:
 def _parser() -> _Parser:
     parser = _Parser(
         prog="shapeclip hook",
-        description="Answer a Claude Code, Codex CLI or Gemini CLI hook event (JSON on standard input): "
-        "compress a tool's output after it ran.",
+        description="Answer a Claude Code, Codex CLI, Gemini CLI or OpenCode hook event (JSON on standard "
+        "input): compress a tool's output after it ran.",
     )
     parser.add_argument("name", metavar="NAME", choices=sorted(HARNESSES), help=", ".join(sorted(HARNESSES)))
     parser.add_argument(
