@@ -70,7 +70,8 @@ tokens. (A file named ledger, hook, show or store is compressed when given as ./
 
 shapeclip hook NAME answers a Claude Code, Codex CLI or Gemini CLI hook event: it runs the
 agent's shell commands through shapeclip, keeping their exit status, and compresses MCP tool
-output. shapeclip hook --print-config NAME prints the settings to paste.
+output. shapeclip hook --print-config NAME prints the settings to paste, and shapeclip init
+NAME writes them into the harness's settings file.
 
 shapeclip mcp serves the store (show, list) and a command runner (run) to an MCP client over
 standard input and output (pip install 'shapeclip[mcp]').
@@ -117,6 +118,7 @@ def _parser() -> argparse.ArgumentParser:
         "       %(prog)s store [--stats | --list | --prune | --clear]\n"
         "       %(prog)s ledger PATH\n"
         "       %(prog)s hook claude-code|codex|gemini [--budget N] [--print-config]\n"
+        "       %(prog)s init claude-code|codex|gemini [--project DIR] [--dry-run] [--uninstall]\n"
         "       %(prog)s mcp",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
         epilog=EPILOG.format(kinds=_tool_kinds()),
@@ -239,6 +241,10 @@ def main(argv: list[str] | None = None) -> int:
         from . import hooks
 
         return hooks.run(argv[1:])
+    if argv[:1] == ["init"]:
+        from . import init
+
+        return init.run(argv[1:])
     if argv[:1] == ["mcp"]:
         return _serve_mcp(argv[1:])
     if argv[:1] == ["ledger"]:
