@@ -42,7 +42,7 @@ class Profile:
 DEFAULT = Profile("other", head=0.75, tail=0.125)
 SHELL = Profile("shell", head=0.3, tail=0.6)
 FILE_READ = Profile("file_read", head=0.8, tail=0.1)
-SEARCH = Profile("search", head=0.5, tail=0.375)
+SEARCH = Profile("search", head=0.7, tail=0.25)
 WEB = Profile("web", head=0.7, tail=0.2)
 
 TOOL_PROFILES: dict[str, Profile] = {
