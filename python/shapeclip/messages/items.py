@@ -82,32 +82,57 @@ def with_pieces(content: Any, pieces: Sequence[str]) -> Any:
 
 def strings_in(arguments: Any) -> Iterator[str]:
     """Every string in a call's arguments (a JSON text, or what it encodes), depth first; a list
-    of strings is also given joined by spaces, as an argv is a command line."""
+    of strings is also given joined by spaces, as an argv is a command line. A model may nest
+    arguments deeper than Python recurses: JSON too deep to decode is read as plain text, and
+    the walk keeps its own stack."""
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments)
-        except ValueError:
+        except (ValueError, RecursionError):
             yield arguments
             return
-    yield from _strings(arguments)
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for inner in value.values():
-            yield from _strings(inner)
-    elif isinstance(value, (list, tuple)):
-        if value and all(isinstance(inner, str) for inner in value):
-            yield " ".join(value)
-        for inner in value:
-            yield from _strings(inner)
+    stack = [arguments]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, Mapping):
+            stack.extend(reversed(list(value.values())))
+        elif isinstance(value, (list, tuple)):
+            if value and all(isinstance(inner, str) for inner in value):
+                yield " ".join(value)
+            stack.extend(reversed(value))
 
 
 def json_chars(item: Any) -> int:
     """Characters of `item` as compact JSON: what it adds to a request, for reports."""
-    return len(json.dumps(item, ensure_ascii=False, separators=(",", ":"), default=_jsonable))
+    try:
+        return len(json.dumps(item, ensure_ascii=False, separators=(",", ":"), default=_jsonable))
+    except RecursionError:  # nested deeper than `json` goes: counted with a stack of our own
+        return _deep_json_chars(item)
+
+
+def _deep_json_chars(item: Any) -> int:
+    total = 0
+    stack = [item]
+    while stack:
+        value = stack.pop()
+        if hasattr(value, "model_dump"):
+            value = as_dict(value)
+        if isinstance(value, Mapping):
+            # Braces, commas, and each key with its colon, as json writes a key of any type.
+            total += 1 + max(len(value), 1) + sum(len(_compact({key: 0})) - 3 for key in value)
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            total += 1 + max(len(value), 1)
+            stack.extend(value)
+        else:
+            total += len(_compact(value))
+    return total
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def _jsonable(value: Any) -> Any:
