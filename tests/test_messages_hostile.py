@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from shapeclip import compress_messages, microcompact
+from shapeclip import Store, compress_messages, microcompact
+from shapeclip.messages import placeholder
 
 DEPTH = sys.getrecursionlimit() * 2
 
@@ -60,3 +62,30 @@ def test_issue_27_item_19_arguments_nested_past_the_recursion_limit_are_read(mes
     cleared, cleaning = microcompact(messages, keep_last=0)
     assert cleaning.applied and len(cleaning.cleared) == 1 and cleaning.chars_saved > 19_000
     assert cleared[1] is messages[1]
+
+
+def test_issue_27_item_20_a_stored_clean_up_never_makes_a_history_longer(tmp_path: Path) -> None:
+    store = Store(tmp_path / "a store with a long enough name to matter" / ("deeper " * 8))
+    plain = len(placeholder("bash"))
+    for extra in (1, 40, 120, 400):
+        messages = _chat("{}", "z" * (plain + extra))
+        before = len(json.dumps(messages, separators=(",", ":"), ensure_ascii=False))
+        cleared, report = microcompact(messages, keep_last=0, store=store)
+        after = len(json.dumps(cleared, separators=(",", ":"), ensure_ascii=False))
+        assert report.chars_saved == before - after >= 0 and report.tokens_saved >= 0, extra
+        assert report.applied and (report.chars_saved > 0) == (report.cleared != ()), extra
+        for entry in (c.stored for c in report.cleared):
+            assert entry is None or store.get(entry.id) == "z" * (plain + extra)
+
+
+def test_issue_27_item_20_a_result_of_many_text_blocks_keeps_a_marker_and_a_way_back(tmp_path: Path) -> None:
+    blocks = [{"type": "text", "text": f"block {i} " * 10} for i in range(300)]
+    messages = _chat("{}", blocks)
+    compressed, report = compress_messages(messages, budget=1_000, store=Store(tmp_path / "s"))
+    texts = [part["text"] for part in compressed[2]["content"]]
+    joined = "".join(texts)
+    assert len(texts) == 1 and report.results[0].chars_out == len(joined)
+    assert len(joined) <= 1_000 and "shapeclip show" in joined and "\u2026\n" not in joined
+    assert joined.startswith("block 0 ") and "block 299 " in joined
+    again, second = compress_messages(compressed, budget=1_000)
+    assert again[2] is compressed[2] and [r.action for r in second.results] == ["fits"]

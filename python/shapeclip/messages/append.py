@@ -24,6 +24,7 @@ from ..store import Store
 from .budgets import (
     DEFAULT_BUDGET,
     EXEMPT_TOOLS,
+    MIN_SHARE,
     Budget,
     TokenEstimates,
     as_budget,
@@ -159,9 +160,16 @@ def _walk(messages: Sequence[Any], start: int, budget: Budget, exempt: Collectio
 def _compressed_pieces(
     result: Result, tool: str | None, keep: int
 ) -> Generator[_Job, Compressed, tuple[list[str], tuple[Compressed, ...]]]:
-    """The result's text pieces within `keep` characters together, and the compressions made."""
+    """The result's text pieces within `keep` characters together, and the compressions made.
+    When a piece's share would be too small for a marker and a few lines (an MCP result of
+    hundreds of text blocks), the pieces are joined by newlines and compressed as one piece, so
+    that one marker says what was cut and where it is kept."""
+    shares = split_evenly([len(p) for p in result.pieces], keep)
+    if len(result.pieces) > 1 and any(len(p) > s and s < MIN_SHARE for p, s in zip(result.pieces, shares, strict=True)):
+        compressed = yield _Job("\n".join(result.pieces), tool, keep)
+        return [compressed.text], (compressed,)
     pieces, compressions = [], []
-    for piece, share in zip(result.pieces, split_evenly([len(p) for p in result.pieces], keep), strict=True):
+    for piece, share in zip(result.pieces, shares, strict=True):
         if len(piece) <= share:
             pieces.append(piece)
             continue

@@ -67,16 +67,18 @@ def _part_text(part: Any) -> str | None:
 
 
 def with_pieces(content: Any, pieces: Sequence[str]) -> Any:
-    """`content` with its text pieces (as `text_pieces` lists them) replaced by `pieces`; a part
-    whose text is unchanged stays the same object, and every other part stays where it was."""
+    """`content` with its text pieces (as `text_pieces` lists them) replaced by `pieces`, in
+    order; a text part left without one (the pieces were joined) is dropped. A part whose text
+    is unchanged stays the same object, and every other part stays where it was."""
     if isinstance(content, str):
         return pieces[0]
     replacements = iter(pieces)
     parts = []
     for part in content:
         old = _part_text(part)
-        new = old if old is None else next(replacements)
-        parts.append(part if new is old else updated(part, {"text": new}))
+        new = old if old is None else next(replacements, None)
+        if old is None or new is not None:
+            parts.append(part if new is old else updated(part, {"text": new}))
     return parts
 
 

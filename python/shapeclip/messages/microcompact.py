@@ -20,9 +20,11 @@ import logging
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from ..store import Entry, Store
+from ..store.writer import ID_DIGITS, OUT
 from .budgets import EXEMPT_TOOLS, estimate_tokens, exempt_names, is_exempt
 from .conversation import Clearing, Format, Result, Transcript, checked_messages
 from .formats import detect
@@ -84,11 +86,24 @@ class Microcompacted(NamedTuple):
 
 def placeholder(tool: str | None, stored: Entry | None = None) -> str:
     """What a cleared result of `tool` says instead: how to read it back when it was `stored`."""
+    return _placeholder(tool, None if stored is None else (stored.id, stored.path))
+
+
+def _placeholder(tool: str | None, stored: tuple[str, Path] | None) -> str:
     name = tool or "tool"
     way_back = f"call {name} again if it is needed"
     if stored is not None:
-        way_back = f"to see it again, run shapeclip show {stored.id}, or read {stored.path}"
+        way_back = f"to see it again, run shapeclip show {stored[0]}, or read {stored[1]}"
     return f"[shapeclip: this old {name} result was cleared to save context; {way_back}]"
+
+
+def _likely_entry(store: Store | None) -> tuple[str, Path] | None:
+    """What a result stored in `store` is most likely named: an ID of the usual length (a
+    longer one only when another entry shares its digits)."""
+    if store is None:
+        return None
+    entry_id = "0" * ID_DIGITS
+    return entry_id, store.path / (entry_id + OUT)
 
 
 #: A result some microcompaction cleared already: clearing it again would change it for nothing.
@@ -102,9 +117,12 @@ def _cut(turn_starts: Sequence[int], keep_last: int, length: int) -> int:
     return turn_starts[-keep_last] if len(turn_starts) >= keep_last else 0
 
 
-def _clearing(transcript: Transcript, cut: int, exempt: Collection[str], remove: bool) -> Clearing:
+def _clearing(
+    transcript: Transcript, cut: int, exempt: Collection[str], remove: bool, stored: tuple[str, Path] | None
+) -> Clearing:
     """The pairs before `cut` to clear: both halves before it, the tool not exempt, and (when
-    placeholders replace results) a result longer than its placeholder."""
+    placeholders replace results) a result longer than its placeholder, which names where it
+    is `stored` when a store is given."""
     results: dict[str, list[Result]] = {}
     for result in transcript.results:
         results.setdefault(result.call_id, []).append(result)
@@ -115,7 +133,7 @@ def _clearing(transcript: Transcript, cut: int, exempt: Collection[str], remove:
             continue
         if is_exempt(call.name, call.arguments, exempt):
             continue
-        text = placeholder(call.name)
+        text = _placeholder(call.name, stored)
         if remove or any(_clearable(result.content, text) for result in found):
             chosen.add(call.id)
             placeholders[call.id] = text
@@ -129,17 +147,20 @@ def _clearable(content: Any, text: str) -> bool:
 
 def _stored(clearing: Clearing, transcript: Transcript, store: Store) -> dict[str, Entry]:
     """The cleared results' text, kept in `store` by call id; a result the store refuses (or one
-    with no text) is left out, and its placeholder says nothing of a way back."""
+    with no text, or one no longer than the placeholder naming its entry) is left out, and its
+    placeholder says nothing of a way back."""
     entries = {}
     for result in transcript.results:
         if result.call_id not in clearing.call_ids or not result.pieces:
             continue
+        tool = transcript.tool_name(result.call_id)
         try:
-            entry = store.put("\n".join(result.pieces), transcript.tool_name(result.call_id))
+            entry = store.put("\n".join(result.pieces), tool)
         except Exception as exc:  # fail-open, as compress's store is: the plain placeholder
             log.debug("shapeclip: a cleared result is not stored: %s", exc)
             continue
-        if str(entry.path).isprintable() and not {"[", "]"} & set(str(entry.path)):
+        printable = str(entry.path).isprintable() and not {"[", "]"} & set(str(entry.path))
+        if printable and _clearable(result.content, placeholder(tool, entry)):
             entries[result.call_id] = entry
     return entries
 
@@ -182,10 +203,10 @@ def microcompact(
     `thinking` and `redacted_thinking` blocks), and every tool call whose result is there too
     and whose tool is not in `exempt` is cleared: in "placeholder" mode its result's content
     becomes `placeholder(tool)` (when that is shorter), in "remove" mode the call and its result
-    are taken out, with any message left empty. Unless that saves at least `clear_at_least`
-    estimated tokens (judged with the placeholders that name no stored copy), nothing is
-    changed. With a `store`, each cleared result's text is kept in it and its placeholder says
-    how to read it back. Items not changed are the very objects given.
+    are taken out, with any message left empty. With a `store`, each cleared result's text is
+    kept in it and its placeholder says how to read it back; a result no longer than that
+    placeholder is not cleared. Unless all that saves at least `clear_at_least` estimated
+    tokens, nothing is changed. Items not changed are the very objects given.
     """
     _check(messages, keep_last, clear_at_least, mode)
     if store is not None and not isinstance(store, Store):
@@ -197,7 +218,10 @@ def microcompact(
     transcript = form.scan(messages)
     cut = _cut(transcript.turn_starts, keep_last, len(messages))
     before = messages[:cut]
-    clearing = _clearing(transcript, cut, names, mode == "remove")
+    # Judged with the placeholders it will most likely write, so that one naming a stored copy
+    # never replaces a result shorter than itself.
+    likely = _likely_entry(store)
+    clearing = _clearing(transcript, cut, names, mode == "remove", likely)
 
     stripped = form.strip_reasoning(before)
     after = _cleared_pairs(form, stripped, clearing)
@@ -206,7 +230,7 @@ def microcompact(
     applied = estimate_tokens(chars_before - _chars(after, changed)) >= clear_at_least
     entries: dict[str, Entry] = {}
     if applied and store is not None and clearing.placeholders:
-        # The same items change, only their placeholders grow a way back.
+        # The same items change, their placeholders naming the entries the results got.
         entries = _stored(clearing, transcript, store)
         named = {call: placeholder(transcript.tool_name(call), entries.get(call)) for call in clearing.call_ids}
         after = _cleared_pairs(form, stripped, Clearing(clearing.call_ids, named))
