@@ -10,7 +10,6 @@ say) are the user's business.
 
 from __future__ import annotations
 
-import logging
 import os
 import stat
 from pathlib import Path
@@ -26,6 +25,8 @@ class Refused(Exception):
 def bad_setting(name: str, problem: str, default: str) -> None:
     """Says on the `shapeclip` logger (stderr, unless logging is set up) that the environment
     variable `name` is ignored: a setting never stops a command a hook wraps."""
+    import logging  # only when something is logged: `shapeclip -- CMD` starts without it
+
     logging.getLogger("shapeclip").warning("shapeclip: %s %s; using %s", name, problem, default)
 
 
