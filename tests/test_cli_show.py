@@ -187,3 +187,12 @@ def test_issue_27_item_3_a_page_never_ends_inside_the_context_after_a_match(tmp_
     ).encode()
     for budget in range(300, 420, 7):
         assert follow(path, entry_id, "--grep", "MATCH", "-C", "3", budget=budget)[0] == expected, budget
+
+
+def test_a_page_keeps_its_budget_when_the_metadata_understates_the_size(stored: tuple[Path, str]) -> None:
+    path, entry_id = stored
+    meta = path / (entry_id + ".json")
+    meta.write_text(meta.read_text().replace(f'"size": {len(ROWS)}', '"size": 0'))
+    for budget in range(280, 330, 3):
+        page = show_here(path, ["show", entry_id, "--lines", "9000:10000", "--budget", str(budget)])
+        assert len(page.decode()) <= budget and b"--lines" in page

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import re
 import shlex
 import sys
@@ -243,8 +244,9 @@ def show(argv: list[str]) -> int:
     store = Store()
     try:
         entry_id = store.resolve(args.id)
-        with store.opened(entry_id) as (entry, file):
-            text = _shown(entry_id, entry.size, file, args)
+        with store.opened(entry_id) as (_, file):
+            # The file's own size bounds every number a marker states, whatever its metadata says.
+            text = _shown(entry_id, os.fstat(file.fileno()).st_size, file, args)
     except Evicted as exc:
         sys.stderr.write(f"shapeclip show: no entry {exc.args[0]} in {store.path}: {EVICTED}\n")
         return 1
