@@ -8,6 +8,7 @@
 
 mod clip;
 mod cut;
+mod diff;
 mod digest;
 mod engine;
 mod error;

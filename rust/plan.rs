@@ -21,6 +21,8 @@ pub enum Shape {
     Read,
     /// A listing of paths: every directory, and as many of each one's entries as fit.
     Listing,
+    /// A unified diff: every file and hunk header, whole hunks while they fit.
+    Diff,
 }
 
 impl Shape {
@@ -33,6 +35,7 @@ impl Shape {
             Shape::Log => "log",
             Shape::Read => "read",
             Shape::Listing => "listing",
+            Shape::Diff => "diff",
         }
     }
 }

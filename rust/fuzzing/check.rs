@@ -98,7 +98,7 @@ fn outcome(settings: &Settings, text: &str, out: &Outcome) {
         }
         Shape::Clip => clip_check::check(settings, text, out),
         Shape::Log => log_check::check(settings, text, out),
-        Shape::Read | Shape::Listing => gapped_check::check(settings, text, out),
+        Shape::Read | Shape::Listing | Shape::Diff => gapped_check::check(settings, text, out),
         // Only a generated flood has a truth to check a search plan against.
         Shape::Search => {}
     }

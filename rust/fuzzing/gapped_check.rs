@@ -1,4 +1,4 @@
-//! What a gapped plan (a read, a listing) promises: its kept text is exactly the input's lines
+//! What a gapped plan (a read, a listing, a diff) promises: its kept text is exactly the input's lines
 //! outside the omitted ranges, whole and in order, and its markers name those ranges.
 
 use super::program::Settings;
