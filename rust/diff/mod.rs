@@ -11,7 +11,7 @@
 //! ([`crate::gapped`]). A hunk's end is found from its header's counts, so a removed line that
 //! starts with `--` is never taken for a file header.
 
-use crate::gapped::Frame;
+use crate::gapped::{self, Frame, WholeLines};
 use crate::plan::{LineRange, Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
@@ -70,7 +70,15 @@ fn hunk_counts(line: &str) -> Option<(u64, u64)> {
     Some((count(old)?, count(new)?))
 }
 
-impl DiffPlanner {
+impl WholeLines for DiffPlanner {
+    fn declined(&self) -> bool {
+        self.declined
+    }
+
+    fn decline(&mut self) {
+        self.declined = true;
+    }
+
     fn line(&mut self, no: u64, text: &str) {
         if let Some((old, new)) = self.open {
             let left = match text.as_bytes().first() {
@@ -101,7 +109,9 @@ impl DiffPlanner {
         }
         self.items.push(Item::Header(text.to_owned()));
     }
+}
 
+impl DiffPlanner {
     fn body_line(&mut self, no: u64, text: &str) {
         self.body_lines += 1;
         let chars = char_count(text) + 1;
@@ -143,16 +153,7 @@ impl Sink for DiffPlanner {
     fn lookahead(&self) {}
 
     fn block(&mut self, block: &Block<'_>, (): ()) {
-        for line in block.lines() {
-            if self.declined {
-                return;
-            }
-            if line.continued || line.open {
-                self.declined = true;
-                return;
-            }
-            self.line(line.no, line.text);
-        }
+        gapped::feed(self, block);
     }
 }
 

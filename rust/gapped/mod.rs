@@ -10,8 +10,33 @@ pub mod marker;
 
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::planner::Context;
+use crate::sink::Block;
 use crate::text::char_count;
 use marker::{Facts, TIERS};
+
+/// A planner that reads an output one whole line at a time, and stops for good (declines) at
+/// the first line it cannot use: a line long enough to arrive in pieces is in no patch or
+/// listing.
+pub trait WholeLines {
+    fn declined(&self) -> bool;
+    fn decline(&mut self);
+    /// Reads line `no`, without its `'\n'`.
+    fn line(&mut self, no: u64, text: &str);
+}
+
+/// Hands each whole line of `block` to `planner` until it declines.
+pub fn feed<P: WholeLines>(planner: &mut P, block: &Block<'_>) {
+    for line in block.lines() {
+        if planner.declined() {
+            return;
+        }
+        if line.continued || line.open {
+            planner.decline();
+            return;
+        }
+        planner.line(line.no, line.text);
+    }
+}
 
 /// The part of the budget (1/n) a closing marker in `tier` may take at most: the full wording
 /// 1/24, the compact one (exact numbers and the way back) 1/6, the terse one half.

@@ -14,7 +14,7 @@
 
 mod line;
 
-use crate::gapped::Frame;
+use crate::gapped::{self, Frame, WholeLines};
 use crate::plan::{LineRange, Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
@@ -68,7 +68,15 @@ pub struct ListingPlanner {
     declined: bool,
 }
 
-impl ListingPlanner {
+impl WholeLines for ListingPlanner {
+    fn declined(&self) -> bool {
+        self.declined
+    }
+
+    fn decline(&mut self) {
+        self.declined = true;
+    }
+
     fn line(&mut self, no: u64, text: &str) {
         let kind = line::kind(text);
         match kind {
@@ -121,7 +129,9 @@ impl ListingPlanner {
             group.entries.push(text.to_owned());
         }
     }
+}
 
+impl ListingPlanner {
     /// The characters a plan takes when each group shows `each` of its first entries.
     fn cost(&self, frame: &Frame<'_>, each: u64) -> u64 {
         let shown: Vec<usize> = self.groups.iter().map(|g| g.shown(each)).collect();
@@ -202,17 +212,7 @@ impl Sink for ListingPlanner {
     fn lookahead(&self) {}
 
     fn block(&mut self, block: &Block<'_>, (): ()) {
-        for line in block.lines() {
-            if self.declined {
-                return;
-            }
-            // A line long enough to come in pieces is in no listing.
-            if line.continued || line.open {
-                self.declined = true;
-                return;
-            }
-            self.line(line.no, line.text);
-        }
+        gapped::feed(self, block);
     }
 }
 
