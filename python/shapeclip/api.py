@@ -13,6 +13,7 @@ With a digest, planning leaves it room and the result carries a request for it;
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -280,14 +281,22 @@ class Compressor:
         self._core_failed = False
         self._keeper = _keeper(self._options)
         self._finished = False
+        # The core and the keeper each take one caller at a time: chunks fed from several
+        # threads are taken in turn (in whatever order the threads arrive), none lost.
+        self._lock = threading.Lock()
 
     def _check_open(self) -> None:
         if self._finished:
             raise RuntimeError("this Compressor has already finished; make a new one")
 
     def feed(self, chunk: str | bytes) -> None:
-        """Adds the next chunk of the output."""
+        """Adds the next chunk of the output. Chunks fed from several threads are taken one at
+        a time, in the order they get in."""
         chunk = _check_chunk(chunk, "chunk")
+        with self._lock:
+            self._feed(chunk)
+
+    def _feed(self, chunk: str | bytes) -> None:
         self._check_open()
         if self._core is not None:
             try:
@@ -307,6 +316,10 @@ class Compressor:
         self._core_failed = True
 
     def _plan(self) -> Compressed:
+        with self._lock:
+            return self._planned()
+
+    def _planned(self) -> Compressed:
         self._check_open()
         self._finished = True
         kept = _kept(self._keeper, self._options.budget)

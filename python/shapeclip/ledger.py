@@ -30,7 +30,8 @@ class LedgerEntry(TokenEstimates):
 
     #: The tool's name ("?" when no call named it), or `MICROCOMPACT`.
     tool: str
-    #: "clip", "search", "log", "read", "listing" or "diff" (several joined by "+"), "fits", "exempt", or "microcompact".
+    #: "clip", "search", "log", "read", "listing" or "diff" (several joined by "+"), "fits",
+    #: "exempt", or "microcompact".
     shape: str
     chars_in: int
     chars_out: int
