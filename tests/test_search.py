@@ -369,7 +369,7 @@ def test_issue_11_4_a_first_row_followed_by_a_separator_is_counted() -> None:
 
 def test_issue_11_14_counts_of_one_are_singular() -> None:
     one_file = "".join(f"src/a.py:{i}:match here\n" for i in range(1, 400))
-    assert shapeclip.compress(one_file, "grep", 400).endswith("omitted; 1 file]")
+    assert shapeclip.compress(one_file, "grep", 400).endswith("omitted; 1 file]\n")
     grouped = shapeclip.compress(one_file, "grep", 2000)
     assert "omitted. 1 file is listed with its exact match count; 1 shows its first matches" in grouped, grouped
     # A row is shown up to 300 characters: "1:" and 298 of its 299 x.
@@ -379,3 +379,11 @@ def test_issue_11_14_counts_of_one_are_singular() -> None:
     one_named = "".join(f"d/f{j}-{'n' * 600}.py:{i}:m\n" for j in range(30) for i in range(1, 3))
     rolled = shapeclip.compress(one_named, "grep", 1500)
     assert "Of 30 files, 1 is named with its exact count and 29 are counted in 1 directory line." in rolled, rolled
+
+
+def test_issue_27_item_14_a_search_plan_ends_its_last_line() -> None:
+    rows = "".join(f"src/pkg_{i % 40}/mod_{i}.py:{i}:    import helper_{i}\n" for i in range(3000))
+    for budget in (1000, 2000, 4000, 16_000):
+        result = shapeclip.compress_detailed(rows, "grep", budget)
+        assert result.shape == "search" and result.text.endswith("]\n"), result.text[-200:]
+        assert len(result.text) <= budget

@@ -127,7 +127,7 @@ def test_a_search_plan_closes_with_the_way_back(tmp_path: Path) -> None:
     store = Store(tmp_path / "s")
     result = shapeclip.compress_detailed(flood, "grep", 4000, store=store)
     assert result.shape == "search" and result.stored is not None and len(result.text) <= 4000
-    closing = result.text.rsplit("\n", 1)[-1]
+    closing = result.text.rstrip("\n").rsplit("\n", 1)[-1]
     assert f"run shapeclip show {result.stored.id} --grep 'PATTERN' with a file's path" in closing
     assert f"or read {result.stored.path}." in closing
     # Following it for one file gives that file's rows, all of them, numbered as stored.

@@ -262,7 +262,9 @@ impl Flood {
             .map(|f| (f.path.clone(), f.matches))
             .collect();
         check_map(&text, &truth);
-        self.check_marker(text.rsplit('\n').next().expect("a last line"));
+        // The marker ends the output, and its line.
+        let marker = text.strip_suffix('\n').expect("a plan ends its last line");
+        self.check_marker(marker.rsplit('\n').next().expect("a last line"));
     }
 
     /// The lossless fold: each path once, with `prefix` stated once, then its rows.

@@ -94,7 +94,8 @@ pub(super) fn widest_marker(planner: &SearchPlanner, closing: Closing<'_>) -> u6
     widest_len([rolled, grouped], |facts| marker(closing, facts))
 }
 
-/// The marker: what was omitted, exactly, and how to get it.
+/// The marker: what was omitted, exactly, and how to get it. It ends the output, so it ends
+/// its line: a shell's prompt after a printed plan starts on a line of its own.
 pub(super) fn marker(closing: Closing<'_>, facts: &Facts) -> String {
     let omitted = facts.total_matches - facts.shown_matches;
     let lines = |n: u64| if n == 1 { "line" } else { "lines" };
@@ -105,7 +106,7 @@ pub(super) fn marker(closing: Closing<'_>, facts: &Facts) -> String {
             .map(|w| format!("; {}", w.show_grep("PATTERN")))
             .unwrap_or_default();
         return format!(
-            "[shapeclip: {} of {} matched {} omitted; {}{way}]",
+            "[shapeclip: {} of {} matched {} omitted; {}{way}]\n",
             thousands(omitted),
             thousands(facts.total_matches),
             lines(facts.total_matches),
@@ -173,7 +174,7 @@ pub(super) fn marker(closing: Closing<'_>, facts: &Facts) -> String {
         ),
     };
     format!(
-        "[shapeclip: {} of {} matched {} omitted. {listing}{others} {way}.]",
+        "[shapeclip: {} of {} matched {} omitted. {listing}{others} {way}.]\n",
         thousands(omitted),
         thousands(facts.total_matches),
         lines(facts.total_matches),
