@@ -467,3 +467,29 @@ def test_issue_11_14_a_line_one_char_too_long_has_one_more_char() -> None:
     result = shapeclip.compress_detailed(text, "bash", 4000)
     assert result.shape == "log"
     assert "y [shapeclip: 1 more char of this line]\n" in result.text
+
+
+_KINDS = ["unused variable", "deprecated call", "implicit conversion", "shadowed name", "missing docs"]
+
+
+def _warnings_between_errors(n: int, errors_every: int) -> str:
+    lines = []
+    for i in range(n):
+        lines.append(f"src/mod_{i}.rs:{i + 1}:5: warning: {_KINDS[i % 5]} `x{i}`")
+        if i % errors_every == 0:
+            lines.append(f"src/mod_{i}.rs:{i + 2}:1: error[E0308]: mismatched types in item_{i}")
+        lines.append(f"   compiling unit {i}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("n", [150, 400])
+@pytest.mark.parametrize("errors_every", [7, 30])
+@pytest.mark.parametrize("budget", [1500, 2000, 4000, 8000])
+def test_issue_27_item_15_warnings_of_kinds_shown_above_are_not_said_to_have_no_example(
+    native: None, n: int, errors_every: int, budget: int
+) -> None:
+    out = shapeclip.compress(_warnings_between_errors(n, errors_every), "bash", budget)
+    said = re.search(r"([\d,]+) warnings? of kinds with no example above", out)
+    shown = {kind for kind in _KINDS if f"warning: {kind}" in out}
+    missing = sum(1 for i in range(n) if _KINDS[i % 5] not in shown)
+    assert (int(said.group(1).replace(",", "")) if said else 0) == missing, out

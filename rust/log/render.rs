@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use super::class::Counts;
 use super::store::Kept;
-use crate::markers::{more_chars_note, thousands, tokens, widest_len, width};
+use crate::markers::{more_chars_note, plural, thousands, tokens, widest_len, width};
 use crate::plan::{LineRange, Piece};
 use crate::text::char_count;
 use crate::way_back::WayBack;
@@ -33,9 +33,13 @@ pub struct LeftOut {
     pub blocks: u64,
     pub blocks_first: u64,
     pub blocks_last: u64,
+    /// Warnings of kinds with no example shown.
     pub warnings: u64,
     pub warnings_first: u64,
     pub warnings_last: u64,
+    /// Warnings past the kinds the planner keeps apart, not shown: their kinds are not known,
+    /// and may be among those shown.
+    pub unsorted: u64,
 }
 
 /// The rendered pieces, the omitted line ranges and characters.
@@ -375,15 +379,16 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
     }
     if left.warnings > 0 {
         what.push(format!(
-            "{} {} of kinds with no example above (in lines {}-{})",
-            thousands(left.warnings),
-            if left.warnings == 1 {
-                "warning"
-            } else {
-                "warnings"
-            },
+            "{} of kinds with no example above (in lines {}-{})",
+            plural(left.warnings, "warning", "warnings"),
             thousands(left.warnings_first),
             thousands(left.warnings_last)
+        ));
+    }
+    if left.unsorted > 0 {
+        what.push(format!(
+            "{} not sorted by kind",
+            plural(left.unsorted, "more warning", "more warnings"),
         ));
     }
     let left_out = if what.is_empty() {
@@ -438,7 +443,7 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
 }
 
 /// The widest closing marker an input of `total_lines` lines and `total_chars` characters
-/// can need.
+/// can need; `unsorted` when it has warnings past the kinds kept apart.
 #[must_use]
 pub fn widest_closing(
     total_lines: u64,
@@ -446,6 +451,7 @@ pub fn widest_closing(
     tool: &str,
     way_back: Option<&WayBack>,
     tier: Tier,
+    unsorted: bool,
 ) -> u64 {
     let big = total_lines.max(10);
     let left = LeftOut {
@@ -455,6 +461,8 @@ pub fn widest_closing(
         warnings: big,
         warnings_first: big,
         warnings_last: big,
+        // Only a log with more kinds of warning than the planner keeps apart can have these.
+        unsorted: if unsorted { big } else { 0 },
     };
     let omitted = Omitted {
         lines: big,
@@ -564,6 +572,7 @@ mod tests {
                     warnings: 1,
                     warnings_first: 1,
                     warnings_last: total,
+                    unsorted: 1,
                 };
                 let chars = total * 80;
                 let omitted = Omitted {
@@ -578,7 +587,7 @@ mod tests {
                     way_back: None,
                 };
                 let real = char_count(&closing(&omitted, &left, tier));
-                assert!(real <= widest_closing(total, chars, "bash", None, tier));
+                assert!(real <= widest_closing(total, chars, "bash", None, tier, true));
                 let way = WayBack {
                     id: "0123456789ab".into(),
                     path: "/s/0123456789ab.out".into(),
@@ -588,7 +597,7 @@ mod tests {
                     ..omitted
                 };
                 let real = char_count(&closing(&stored, &left, tier));
-                assert!(real <= widest_closing(total, chars, "bash", Some(&way), tier));
+                assert!(real <= widest_closing(total, chars, "bash", Some(&way), tier, true));
             }
         }
     }

@@ -90,6 +90,7 @@ pub fn plan(
         &profile.tool,
         profile.way_back.as_ref(),
         tier,
+        found.warnings.other > 0,
     ) + 1;
     let mut sel = Selection::new(budget.checked_sub(reserve)?, totals.lines, found.counts);
     let long = std::mem::take(&mut found.long_lines);
@@ -357,8 +358,8 @@ fn show_cheap_gaps(sel: &mut Selection, known: &BTreeMap<u64, &Kept>) {
 }
 
 /// What the plan leaves out with no example shown: error blocks none of whose error lines is
-/// shown (less the repeats a shown count stands for), and warnings of kinds with no example
-/// shown (less those shown as lines).
+/// shown (less the repeats a shown count stands for), warnings of kinds with no example shown,
+/// and warnings past the kinds kept apart (each less those shown as lines).
 fn left_out(sel: &Selection, found: &Found, noted: &[bool], represented: &[bool]) -> LeftOut {
     let mut left = LeftOut {
         blocks: found.evicted.blocks,
@@ -380,26 +381,29 @@ fn left_out(sel: &Selection, found: &Found, noted: &[bool], represented: &[bool]
         left.blocks_first = 0;
     }
     let warnings = &found.warnings;
+    // A kind one of whose lines is shown, even without a count, has an example above.
+    let mut example = represented.to_vec();
+    let mut unsorted = 0;
+    for (k, _) in sel
+        .shown
+        .values()
+        .filter(|(k, _)| k.class == Class::Warning)
+    {
+        match warnings.find(&k.text) {
+            Some(t) => example[t] = true,
+            None => unsorted += 1,
+        }
+    }
     for (i, t) in warnings.templates.iter().enumerate() {
-        if !represented[i] {
+        if !example[i] {
             left.warnings += t.count;
             left.warnings_first = left.warnings_first.min(t.first_line);
             left.warnings_last = left.warnings_last.max(t.last_line);
         }
     }
-    left.warnings += warnings.other;
-    let shown_loose = sel
-        .shown
-        .values()
-        .filter(|(k, note)| k.class == Class::Warning && note.is_empty())
-        .filter(|(k, _)| warnings.find(&k.text).is_none_or(|t| !represented[t]))
-        .count() as u64;
-    left.warnings = left.warnings.saturating_sub(shown_loose);
+    left.unsorted = warnings.other.saturating_sub(unsorted);
     if left.warnings == 0 {
         left.warnings_first = 0;
-    } else if warnings.other > 0 {
-        left.warnings_first = 1;
-        left.warnings_last = sel.total_lines;
     }
     left
 }
