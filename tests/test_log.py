@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, note
@@ -493,3 +494,15 @@ def test_issue_27_item_15_warnings_of_kinds_shown_above_are_not_said_to_have_no_
     shown = {kind for kind in _KINDS if f"warning: {kind}" in out}
     missing = sum(1 for i in range(n) if _KINDS[i % 5] not in shown)
     assert (int(said.group(1).replace(",", "")) if said else 0) == missing, out
+
+
+def test_issue_27_item_13_a_function_tool_returning_a_build_log_is_planned_as_one_with_a_store(
+    native: None, tmp_path: Path
+) -> None:
+    log = _warnings_between_errors(400, 30)
+    stored = shapeclip.compress_detailed(log, "get_build_log", 2000, store=shapeclip.Store(tmp_path / "s"))
+    assert stored.shape == "log" and "shapeclip show" in stored.text
+    # Without a stored copy the only way back a log plan knows is to run a shell command again,
+    # which a function tool cannot do: it is clipped, with no line-range advice either.
+    plain = shapeclip.compress_detailed(log, "get_build_log", 2000)
+    assert plain.shape == "clip" and "sed -n" not in plain.text and "for lines" not in plain.text

@@ -119,7 +119,7 @@ def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
         )
     if kind == "web":
         return "To see them, fetch it again narrower: one section, one page, or a query."
-    return f"To see them, call the tool again for lines {a} to {b}, or for a narrower result."
+    return "To see them, call the tool again for a narrower result."
 
 
 def _short_hint(span: Span, kind: str, way_back: WayBack | None) -> str:

@@ -174,9 +174,8 @@ pub(crate) fn hint(span: &Span, profile: &Profile) -> String {
         ToolKind::Web => {
             "To see them, fetch it again narrower: one section, one page, or a query.".to_owned()
         }
-        ToolKind::Other => format!(
-            "To see them, call the tool again for lines {a} to {b}, or for a narrower result."
-        ),
+        // Nothing says such a tool takes a line range: no advice it may not be able to follow.
+        ToolKind::Other => "To see them, call the tool again for a narrower result.".to_owned(),
     }
 }
 

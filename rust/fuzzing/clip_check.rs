@@ -185,7 +185,6 @@ fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
     let hint = match settings.kind {
         "shell" => format!("sed -n '{a},{b}p'"),
         "file_read" => format!("offset {a} and limit {lines} "),
-        "other" => format!("lines {a} to {b},"),
         _ => String::new(),
     };
     assert!(facts.contains(&hint), "{marker} lacks {hint}");

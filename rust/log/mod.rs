@@ -472,8 +472,11 @@ impl LogPlanner {
 impl Planner for LogPlanner {
     const DIGEST: bool = true;
 
+    /// Shell tools, and tools of no known kind (an MCP or function tool that returns a build
+    /// log): the latter only with a stored copy, since the words for getting lines back from
+    /// a shell, running the command again, are no way back for them.
     fn serves(kind: ToolKind) -> bool {
-        kind == ToolKind::Shell
+        matches!(kind, ToolKind::Shell | ToolKind::Other)
     }
 
     fn new(room: u64) -> Self {
@@ -491,6 +494,9 @@ impl Planner for LogPlanner {
             self.long_lines.push((no, chars, false));
         }
         if room < MIN_BUDGET || (self.counts.errors == 0 && self.counts.summaries < 2) {
+            return None;
+        }
+        if context.profile.kind != ToolKind::Shell && context.profile.way_back.is_none() {
             return None;
         }
         let (blocks, evicted) = self.blocks.into_blocks();
