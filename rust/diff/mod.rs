@@ -23,7 +23,11 @@ const MIN_BUDGET: u64 = 400;
 /// A line outside any hunk body, or a hunk body.
 #[derive(Debug)]
 enum Item {
-    Header(String),
+    Header {
+        no: u64,
+        text: String,
+        rank: u8,
+    },
     Body {
         first: u64,
         last: u64,
@@ -51,6 +55,19 @@ pub struct DiffPlanner {
     body_lines: u64,
     /// Too much outside hunk bodies to keep, or a line too long to be in a patch.
     declined: bool,
+}
+
+/// What a line outside hunk bodies says, for when not all of them fit: 3 names a file or a
+/// commit (`diff ...`, `commit ...`), 1 is a hunk header, 2 the rest (index and mode lines,
+/// `---`/`+++`, a commit's author, date and message).
+fn rank(text: &str) -> u8 {
+    if text.starts_with("diff ") || text.starts_with("commit ") {
+        3
+    } else if text.starts_with("@@ ") {
+        1
+    } else {
+        2
+    }
 }
 
 /// The old and new line counts of a hunk header, `@@ -a[,b] +c[,d] @@ ...`.
@@ -107,7 +124,11 @@ impl WholeLines for DiffPlanner {
             self.declined = true;
             return;
         }
-        self.items.push(Item::Header(text.to_owned()));
+        self.items.push(Item::Header {
+            no,
+            text: text.to_owned(),
+            rank: rank(text),
+        });
     }
 }
 
@@ -181,56 +202,75 @@ impl Planner for DiffPlanner {
             return None;
         }
         let frame = Frame::new(context, budget, Shape::Diff);
-        let headers: u64 = self
+        // Every header if they fit, else only what names files and commits and their headers,
+        // else only what names them.
+        (1..=3).find_map(|level| self.plan_at(&frame, budget, level))
+    }
+}
+
+impl DiffPlanner {
+    /// The plan that shows the headers of at least rank `level`, and at level 1 whole hunk
+    /// bodies, first to last, each that fits in what is left; `None` when the headers alone
+    /// do not fit.
+    fn plan_at(&self, frame: &Frame<'_>, budget: u64, level: u8) -> Option<Plan> {
+        let lowest_rank = level;
+        let mut shown: Vec<bool> = self
             .items
             .iter()
-            .map(|item| match item {
-                Item::Header(text) => char_count(text) + 1,
-                Item::Body { .. } => frame.gap_len,
-            })
-            .sum();
-        let mut used = headers + frame.closing_len;
+            .map(|item| matches!(item, Item::Header { rank, .. } if *rank >= lowest_rank))
+            .collect();
+        // Items not shown next to each other are one gap.
+        let mut used = frame.closing_len;
+        for (i, (item, &seen)) in self.items.iter().zip(&shown).enumerate() {
+            match item {
+                Item::Header { text, .. } if seen => used += char_count(text) + 1,
+                _ if i > 0 && !shown[i - 1] => {}
+                _ => used += frame.gap_len,
+            }
+        }
         if used > budget {
             return None;
         }
-        // Whole bodies, first to last, each that fits in what is left.
-        let shown: Vec<bool> = self
-            .items
-            .iter()
-            .map(|item| match item {
-                Item::Body {
+        if level == 1 {
+            // Every body is a gap of its own between shown headers.
+            for (item, seen) in self.items.iter().zip(&mut shown) {
+                if let Item::Body {
                     text: Some(_),
                     chars,
                     ..
-                } if used - frame.gap_len + chars <= budget => {
-                    used = used - frame.gap_len + chars;
-                    true
+                } = item
+                {
+                    if used - frame.gap_len + chars <= budget {
+                        used = used - frame.gap_len + chars;
+                        *seen = true;
+                    }
                 }
-                _ => false,
-            })
-            .collect();
-        let mut omitted = Vec::new();
+            }
+        }
+        let mut omitted: Vec<LineRange> = Vec::new();
         let mut segments = vec![String::new()];
-        for (item, shown) in self.items.iter().zip(shown) {
+        for (i, (item, &seen)) in self.items.iter().zip(&shown).enumerate() {
+            let (first, last) = match item {
+                Item::Header { no, .. } => (*no, *no),
+                Item::Body { first, last, .. } => (*first, *last),
+            };
             match item {
-                Item::Header(text) => {
+                Item::Header { text, .. } if seen => {
                     let segment = segments.last_mut()?;
                     segment.push_str(text);
                     segment.push('\n');
                 }
                 Item::Body {
                     text: Some(text), ..
-                } if shown => segments.last_mut()?.push_str(text),
-                Item::Body { first, last, .. } => {
-                    omitted.push(LineRange {
-                        first: *first,
-                        last: *last,
-                    });
+                } if seen => segments.last_mut()?.push_str(text),
+                _ if i > 0 && !shown[i - 1] => omitted.last_mut()?.last = last,
+                _ => {
+                    omitted.push(LineRange { first, last });
                     segments.push(String::new());
                 }
             }
         }
-        if !context.window.last_chars().ends_with('\n') {
+        if !frame.context.window.last_chars().ends_with('\n') {
             let last = segments.last_mut()?;
             if last.ends_with('\n') {
                 last.pop();
