@@ -1,0 +1,91 @@
+"""Makes the golden files of the read, listing and diff planners from real outputs of real programs.
+
+`python tests/golden/make_shape_goldens.py` runs each case's command (`cat -n` and `nl -ba` of
+CPython standard library modules, `find` and `ls -R` of its packages, `git show` and `git log
+-p` of this repository's own history), writes its output to `tests/golden/shapes/<name>.txt`,
+and then the expected compressions. The inputs are committed, so the tests need neither the
+programs nor the library. `--refresh` only rewrites the expected files from the committed
+inputs, after an intended change of a planner's output.
+
+Expected files are `<name>.<budget>.expected`, compressed as the output of the case's tool.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+from typing import NamedTuple
+
+HERE = Path(__file__).parent / "shapes"
+REPO = Path(__file__).resolve().parents[2]
+BUDGETS = (2000, 4000, 16_000)
+
+
+class Case(NamedTuple):
+    #: The tool name the output is compressed as.
+    tool: str
+    #: The shape a plan of it has at every budget it exceeds.
+    shape: str
+    argv: list[str]
+    #: "stdlib" (the CPython standard library) or "repo" (this repository).
+    root: str
+
+
+#: name (says what the output shows) -> case.
+CASES = {
+    "cat_n_argparse_stdlib": Case("read_file", "read", ["cat", "-n", "argparse.py"], "stdlib"),
+    "cat_textwrap_stdlib": Case("read_file", "read", ["cat", "textwrap.py"], "stdlib"),
+    "nl_ba_shlex_stdlib": Case("read_file", "read", ["nl", "-ba", "shlex.py"], "stdlib"),
+    "find_packages_with_pycache_stdlib": Case(
+        "bash", "listing", ["find", "asyncio", "email", "json", "xml", "concurrent", "-type", "f"], "stdlib"
+    ),
+    "ls_r_packages_stdlib": Case("bash", "listing", ["ls", "-R", "asyncio", "email", "json", "xml"], "stdlib"),
+    # The commit that added the read planner, and the two that added the diff planner and
+    # moved its walk into gapped/: Rust, Python and tests.
+    "git_show_read_planner_repo": Case("bash", "diff", ["git", "show", "4d8116a"], "repo"),
+    "git_log_p_diff_planner_repo": Case("bash", "diff", ["git", "log", "-p", "-n", "2", "9119d21"], "repo"),
+}
+
+
+def roots() -> dict[str, Path]:
+    return {"stdlib": Path(sysconfig.get_paths()["stdlib"]), "repo": REPO}
+
+
+def generate() -> None:
+    HERE.mkdir(parents=True, exist_ok=True)
+    where = roots()
+    for name, case in CASES.items():
+        # Fixed collation and no colour, so the listing's order is the same on every machine.
+        env = {"LC_ALL": "C", "PATH": "/usr/bin:/bin", "GIT_PAGER": "cat", "HOME": str(REPO)}
+        out = subprocess.run(case.argv, cwd=where[case.root], capture_output=True, check=True, env=env).stdout
+        (HERE / f"{name}.txt").write_bytes(out)
+        print(f"{name}: {len(out):,} bytes")
+
+
+def refresh() -> None:
+    import shapeclip
+
+    if shapeclip.backend() != "native":
+        sys.exit("the native core is not built; expected files come from it")
+    for name, case in CASES.items():
+        text = (HERE / f"{name}.txt").read_bytes().decode("utf-8")
+        for budget in BUDGETS:
+            if len(text) > budget:
+                out = shapeclip.compress(text, case.tool, budget)
+                (HERE / f"{name}.{budget}.expected").write_text(out, encoding="utf-8", newline="")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--refresh", action="store_true", help="only rewrite the expected files")
+    args = parser.parse_args()
+    if not args.refresh:
+        generate()
+    refresh()
+
+
+if __name__ == "__main__":
+    main()

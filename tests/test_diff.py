@@ -1,0 +1,69 @@
+"""The diff planner from Python, on generated unified diffs (`git diff` and `git log -p` forms,
+removed lines that start with `--` and `++`, files without a newline at the end): whatever the
+budget, a diff plan names every changed file, keeps hunk bodies whole or not at all, stays
+within the budget, and is the same however the output is streamed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import shapeclip
+from helpers import assert_every_path_agrees
+
+pytestmark = pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
+
+BODY = st.sampled_from([" context line", "-removed line", "+added line", "--- a removed sql comment", "+++ added", ""])
+
+
+@st.composite
+def hunks(draw: st.DrawFn, start: int, name: str) -> str:
+    body = draw(st.lists(BODY, min_size=1, max_size=30))
+    old = sum(1 for line in body if not line.startswith("+"))
+    new = sum(1 for line in body if not line.startswith("-"))
+    rows = [line if line else " " for line in body]
+    # The function name makes each hunk header unique, so the test can find its own hunk.
+    return f"@@ -{start},{old} +{start},{new} @@ def {name}():\n" + "".join(f"{r}\n" for r in rows)
+
+
+@st.composite
+def diffs(draw: st.DrawFn) -> str:
+    out = []
+    if draw(st.booleans()):
+        out.append("commit 4d8116aa70dea822ac83e45dcfd59c0cbe4b5177\nAuthor: A <a@b>\n\n    A message.\n\n")
+    for f in range(draw(st.integers(1, 12))):
+        out.append(f"diff --git a/src/m{f}.py b/src/m{f}.py\nindex 3b18e51..a9c2f1d 100644\n")
+        out.append(f"--- a/src/m{f}.py\n+++ b/src/m{f}.py\n")
+        for h in range(draw(st.integers(1, 4))):
+            out.append(draw(hunks(1 + 40 * h, f"f{f}_{h}")))
+    return "".join(out)
+
+
+@given(text=diffs(), budget=st.integers(400, 6000))
+def test_a_diff_plan_names_every_file_and_keeps_hunks_whole(text: str, budget: int) -> None:
+    result = shapeclip.compress_detailed(text, "bash", budget)
+    assert len(result.text) <= budget
+    if result.shape != "diff":
+        return
+    out = result.text
+    for line in re.findall(r"^diff --git .*$", text, re.MULTILINE):
+        assert f"{line}\n" in out
+    # A hunk's body is shown whole or replaced by one marker: never cut inside.
+    for hunk in re.split(r"(?m)^(?=@@ |diff --git )", text):
+        if hunk.startswith("@@ ") and hunk.split("\n", 1)[0] + "\n" in out:
+            header, body = hunk.split("\n", 1)
+            after = out.split(header + "\n", 1)[1]
+            assert after.startswith(body) or after.startswith("["), (hunk, after[:200])
+
+
+@given(text=diffs(), budget=st.integers(400, 6000))
+def test_stream_equals_one_shot(text: str, budget: int) -> None:
+    assert_every_path_agrees(text, "bash", budget)
+
+
+def test_a_small_diff_that_fits_is_untouched() -> None:
+    text = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"
+    assert shapeclip.compress(text, "bash", 4000) == text

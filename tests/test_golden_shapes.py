@@ -1,0 +1,50 @@
+"""Golden tests of the read, listing and diff planners on real outputs of real programs: `cat -n`,
+`cat` and `nl -ba` of standard library modules, `find` and `ls -R` of its packages, `git show`
+and `git log -p` of this repository (made by `tests/golden/make_shape_goldens.py`, which also
+refreshes them). Beside the exact bytes, each checks what its shape promises."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import shapeclip
+from shapeclip.lookalike import disarm
+
+sys.path.insert(0, str(Path(__file__).parent / "golden"))
+from make_shape_goldens import BUDGETS, CASES, HERE
+
+pytestmark = pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
+RUNS = [(name, budget) for name in CASES for budget in BUDGETS if (HERE / f"{name}.{budget}.expected").exists()]
+
+
+def test_every_case_has_its_input_and_every_shape_a_case() -> None:
+    assert all((HERE / f"{name}.txt").exists() for name in CASES)
+    assert {case.shape for case in CASES.values()} == {"read", "listing", "diff"}
+
+
+@pytest.mark.parametrize(("name", "budget"), RUNS)
+def test_shape_golden(name: str, budget: int) -> None:
+    case = CASES[name]
+    text = (HERE / f"{name}.txt").read_bytes().decode("utf-8")
+    expected = (HERE / f"{name}.{budget}.expected").read_bytes().decode("utf-8")
+    result = shapeclip.compress_detailed(text, case.tool, budget)
+    assert (result.shape, len(result.text) <= budget) == (case.shape, True)
+    out = result.text
+    if case.shape == "diff":
+        # Every changed file is still named.
+        for line in re.findall(r"^diff --git .*$", text, re.MULTILINE):
+            assert f"{line}\n" in out, line
+    elif case.shape == "listing":
+        for heading in re.findall(r"^\S+:$", text, re.MULTILINE):
+            assert f"{heading}\n" in out, heading
+    else:
+        assert out.startswith(text.split("\n", 1)[0] + "\n")
+    # Every kept line is a whole line of the input (with look-alike markers disarmed).
+    lines = set(disarm(text).splitlines())
+    kept = [line for line in out.splitlines() if not line.startswith("[")]
+    assert all(line in lines for line in kept)
+    assert out == expected, f"run `python tests/golden/make_shape_goldens.py --refresh` if {name} changed on purpose"
