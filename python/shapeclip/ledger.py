@@ -30,7 +30,7 @@ class LedgerEntry(TokenEstimates):
 
     #: The tool's name ("?" when no call named it), or `MICROCOMPACT`.
     tool: str
-    #: "clip", "search", "log", "read", "listing" or "diff" (several joined by "+"), "fits",
+    #: The planner, as `Compressed.shape` names it (several joined by "+"), or "fits",
     #: "exempt", or "microcompact".
     shape: str
     chars_in: int

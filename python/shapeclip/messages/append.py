@@ -57,8 +57,8 @@ class ResultReport(TokenEstimates):
 
     @property
     def shape(self) -> str:
-        """How it was compressed: the planner ("clip", "search", "log", "read", "listing", "diff"),
-        several joined by "+", or the action when it was not."""
+        """How it was compressed: the planner, as `Compressed.shape` names it (several joined by
+        "+"), or the action when it was not."""
         shapes = dict.fromkeys(compressed.shape for compressed in self.compressions)
         return "+".join(shapes) if shapes else self.action
 
