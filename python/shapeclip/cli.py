@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 
 if TYPE_CHECKING:
-    from .api import Compressor
+    from .api import Compressed, Compressor
     from .cli_input import Interrupts
     from .digest import Digest
 
@@ -67,6 +67,11 @@ still runs.
 shapeclip ledger PATH prints what shapeclip saved in an agent session recorded with
 shapeclip.Ledger(PATH): per tool, characters and estimated tokens in and out, and digest
 tokens. (A file named ledger, hook, show or store is compressed when given as ./ledger.)
+
+shapeclip gain prints what the command line, the hooks and shapeclip mcp saved, in characters
+and estimated tokens, in all, per tool, per day and per project, less what shapeclip show gave
+back. Each cut output is a line in a private ledger beside the store ($SHAPECLIP_LEDGER names
+another file, or is off to keep none).
 
 shapeclip hook NAME answers a Claude Code, Codex CLI or Gemini CLI hook event: it runs the
 agent's shell commands through shapeclip, keeping their exit status, and compresses MCP tool
@@ -117,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
         "       %(prog)s show ID [--lines A:B] [--grep PATTERN [-C N]] [--budget N]\n"
         "       %(prog)s store [--stats | --list | --prune | --clear]\n"
         "       %(prog)s ledger PATH\n"
+        "       %(prog)s gain [--days N] [--json]\n"
         "       %(prog)s hook claude-code|codex|gemini [--budget N] [--print-config]\n"
         "       %(prog)s init claude-code|codex|gemini [--project DIR] [--dry-run] [--uninstall]\n"
         "       %(prog)s mcp",
@@ -249,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
         return _serve_mcp(argv[1:])
     if argv[:1] == ["ledger"]:
         return _print_ledger(argv[1:])
+    if argv[:1] == ["gain"]:
+        from . import cli_gain
+
+        return cli_gain.gain(argv[1:])
     if argv[:1] in (["show"], ["store"]):
         from . import cli_store
 
@@ -291,24 +301,29 @@ def _compress(argv: list[str]) -> int:
             _read_input(parser, "-" if args.file is None else args.file, compressor, interrupts)
             # Stopped by a signal, shapeclip says so as a shell would of a command.
             status = 0 if interrupts.received is None else 128 + interrupts.received
-        text = _finished(compressor, digest)
-    sys.stdout.buffer.write(_as_text(text).encode("utf-8"))
+        result = _finished(compressor, digest)
+    sys.stdout.buffer.write(_as_text(result.text).encode("utf-8"))
     sys.stdout.buffer.flush()
+    if result.shape != "passthrough":
+        from . import savings
+
+        stored = None if result.stored is None else result.stored.id
+        savings.compressed(tool, "cli", result.input_chars, len(result.text), entry=stored)
     return status
 
 
-def _finished(compressor: Compressor, digest: Digest | None) -> str:
-    """The compressed text, with the digest's answer when it gave one; when it failed, stderr
+def _finished(compressor: Compressor, digest: Digest | None) -> Compressed:
+    """The compression, with the digest's answer when it gave one; when it failed, stderr
     says why (the result carries the plain marker)."""
     result = compressor.finish_detailed()
     if digest is None or result.digest_request is None:
-        return result.text
+        return result
     from .digest import apply
 
     result = apply(result, digest)
     if result.digest is not None and result.digest.fell_back:
         sys.stderr.write(f"shapeclip: the digest failed ({result.digest.reason}); the plain marker is printed\n")
-    return result.text
+    return result
 
 
 #: Control characters that binary data brings and text output has no use for.

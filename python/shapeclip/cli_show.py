@@ -244,7 +244,7 @@ def show(argv: list[str]) -> int:
     store = Store()
     try:
         entry_id = store.resolve(args.id)
-        with store.opened(entry_id) as (_, file):
+        with store.opened(entry_id) as (entry, file):
             # The file's own size bounds every number a marker states, whatever its metadata says.
             text = _shown(entry_id, os.fstat(file.fileno()).st_size, file, args)
     except Evicted as exc:
@@ -258,4 +258,7 @@ def show(argv: list[str]) -> int:
         return 1
     sys.stdout.buffer.write(text)
     sys.stdout.buffer.flush()
+    from . import savings  # what was cut and is read after all was not saved
+
+    savings.gave_back(entry.tool, "cli", len(text.decode("utf-8", "replace")), entry=entry_id)
     return 0
