@@ -24,8 +24,8 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from .. import DEFAULT_BUDGET
-from . import claude_code, codex, gemini, opencode
-from .output import Settings
+from . import claude_code, codex, gemini, opencode, output
+from .output import Cut, Settings
 
 HARNESSES: dict[str, ModuleType] = {module.NAME: module for module in (claude_code, codex, gemini, opencode)}
 
@@ -66,12 +66,26 @@ def answer(name: str, raw: bytes, settings: Settings) -> dict[str, Any]:
     if not isinstance(event, dict):
         print(f"shapeclip hook {name}: the input is not a JSON object; nothing changed", file=sys.stderr)
         return {}
+    output.cuts = []
     try:
         result: dict[str, Any] = HARNESSES[name].answer(event, settings)
     except Exception as exc:  # a hook that fails would fail the agent's tool call
         print(f"shapeclip hook {name}: {type(exc).__name__}: {exc}; nothing changed", file=sys.stderr)
         return {}
+    finally:
+        cuts, output.cuts = output.cuts, None
+    if result and cuts:
+        _record(name, event, cuts)
     return result
+
+
+def _record(name: str, event: dict[str, Any], cuts: list[Cut]) -> None:
+    """Puts what the answer cut in the savings ledger, under the project the event names."""
+    from .. import savings
+
+    cwd = event["cwd"] if isinstance(event.get("cwd"), str) else None
+    for cut in cuts:
+        savings.compressed(cut.tool, f"hook {name}", cut.chars_in, cut.chars_out, entry=cut.entry, cwd=cwd)
 
 
 def shapeclip_argv() -> list[str]:

@@ -24,7 +24,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .output import Settings, compressed_and_stored, compressed_text, stored_way_back
+from .output import Settings, compressed_and_stored, compressed_text, note_cut, stored_way_back
 
 NAME = "claude-code"
 #: The tool names the printed config matches: the built-in tools whose output this replaces,
@@ -75,7 +75,7 @@ def _read(response: Any, settings: Settings) -> dict[str, Any] | None:
     given = file.get("startLine")
     start = given if isinstance(given, int) else 1
     lines = content.splitlines(keepends=True)
-    way_back = stored_way_back(content, "read_file")
+    way_back, entry = stored_way_back(content, "read_file")
     kept: list[str] = []
     used = 0
     for line in lines:
@@ -89,6 +89,7 @@ def _read(response: Any, settings: Settings) -> dict[str, Any] | None:
     if not kept[-1].endswith("\n"):
         kept[-1] += "\n"
     text = "".join(kept) + _read_marker(start, len(kept), len(lines), way_back)
+    note_cut("read_file", len(content), len(text), entry)
     return {**response, "file": {**file, "content": text, "numLines": len(kept) + 1}}
 
 

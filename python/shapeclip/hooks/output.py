@@ -22,6 +22,37 @@ class Settings(NamedTuple):
     budget: int
 
 
+class Cut(NamedTuple):
+    """An output a hook cut, for the savings ledger (`shapeclip.savings`)."""
+
+    tool: str
+    chars_in: int
+    chars_out: int
+    #: The store entry that keeps it whole, when there is one.
+    entry: str | None
+
+
+#: What the hook cut while answering one event, while `hooks.answer` collects it: it records
+#: them with the harness's name and the event's directory, which the helpers here are not told.
+#: None otherwise, so that a long-lived caller of `compressed_output` collects nothing.
+cuts: list[Cut] | None = None
+
+
+def note_cut(tool: str, chars_in: int, chars_out: int, entry: str | None) -> None:
+    if cuts is not None:
+        cuts.append(Cut(tool, chars_in, chars_out, entry))
+
+
+def _compressed(text: str, tool: str, budget: int, store: Store | None) -> str:
+    """`compress(text, tool, budget, store=store)`, noting what it cut."""
+    from ..api import compress_detailed
+
+    result = compress_detailed(text, tool, budget, store=store)
+    if result.shape != "passthrough":
+        note_cut(tool, len(text), len(result.text), None if result.stored is None else result.stored.id)
+    return result.text
+
+
 def _text_blocks(blocks: list[Any]) -> list[int]:
     return [
         i for i, block in enumerate(blocks)
@@ -30,8 +61,6 @@ def _text_blocks(blocks: list[Any]) -> list[int]:
 
 
 def _compressed_blocks(blocks: list[Any], tool: str, budget: int, store: Store | None) -> list[Any] | None:
-    from ..api import compress
-
     indices = _text_blocks(blocks)
     if not indices or sum(len(blocks[i]["text"]) for i in indices) <= budget:
         return None
@@ -39,7 +68,7 @@ def _compressed_blocks(blocks: list[Any], tool: str, budget: int, store: Store |
     share = max(budget // len(indices), 1)
     out = list(blocks)
     for i in indices:
-        out[i] = {**blocks[i], "text": compress(blocks[i]["text"], tool, share, store=store)}
+        out[i] = {**blocks[i], "text": _compressed(blocks[i]["text"], tool, share, store)}
     return out
 
 
@@ -47,9 +76,7 @@ def compressed_output(value: object, tool: str, budget: int, store: Store | None
     """`value` with its text compressed to `budget` characters in all, in the same shape; None
     when it already fits or has no shape this knows (it is then left as the tool gave it)."""
     if isinstance(value, str):
-        from ..api import compress
-
-        return None if len(value) <= budget else compress(value, tool, budget, store=store)
+        return None if len(value) <= budget else _compressed(value, tool, budget, store)
     if isinstance(value, list):
         return _compressed_blocks(value, tool, budget, store)
     if isinstance(value, dict) and isinstance(value.get("content"), list):
@@ -60,22 +87,21 @@ def compressed_output(value: object, tool: str, budget: int, store: Store | None
 
 def compressed_text(text: str, tool: str, budget: int) -> str:
     """`text` compressed to `budget` characters, the whole of it kept in the default store."""
-    from ..api import compress
     from ..store import Store
 
-    return compress(text, tool, budget, store=Store())
+    return _compressed(text, tool, budget, Store())
 
 
-def stored_way_back(text: str, tool: str) -> str:
+def stored_way_back(text: str, tool: str) -> tuple[str, str | None]:
     """How to read `text` back whole: `shapeclip show ID` after storing it in the default store,
-    or, where it cannot be stored, to read the file again."""
+    or, where it cannot be stored, to read the file again; and the ID, when it was stored."""
     from ..store import Refused, Store
 
     try:
         entry = Store().put(text, tool)
     except (OSError, Refused) as exc:
-        return f"not stored ({type(exc).__name__}); read the file again with an offset"
-    return f"shapeclip show {entry.id} --lines A:B"
+        return f"not stored ({type(exc).__name__}); read the file again with an offset", None
+    return f"shapeclip show {entry.id} --lines A:B", entry.id
 
 
 def compressed_and_stored(value: object, tool: str, budget: int) -> object | None:
