@@ -33,7 +33,7 @@ import anyio.to_thread
 from mcp.server.fastmcp import FastMCP
 from pydantic import Field
 
-from . import DEFAULT_BUDGET
+from . import DEFAULT_BUDGET, savings
 from .api import Compressor
 from .cli_input import CHUNK_BYTES
 from .store import Refused, Store
@@ -100,7 +100,12 @@ def server(store: Store | None = None) -> FastMCP:
         context: Annotated[int, Field(ge=0, le=1_000, description="lines of context around each match")] = 0,
         budget: _Budget = SHOW_BUDGET,
     ) -> str:
-        return await anyio.to_thread.run_sync(lambda: show(the_store, id, first, last, grep, context, budget))
+        def shown() -> str:
+            text = show(the_store, id, first, last, grep, context, budget)
+            _gave_back(the_store, id, text)
+            return text
+
+        return await anyio.to_thread.run_sync(shown)
 
     @app.tool(name="list", description=LIST_DESCRIPTION, structured_output=False)
     async def list_tool(
@@ -146,7 +151,11 @@ def run_command(store: Store, command: str, timeout: float, budget: int) -> str:
         raise
     finally:
         timer.cancel()
-    text = compressor.finish()
+    result = compressor.finish_detailed()
+    if result.shape != "passthrough":
+        stored = None if result.stored is None else result.stored.id
+        savings.compressed("command", "mcp", result.input_chars, len(result.text), entry=stored)
+    text = result.text
     if text and not text.endswith("\n"):
         text += "\n"
     return text + _status(status, killed.is_set(), timeout)
@@ -185,6 +194,15 @@ def show(store: Store, prefix: str, first: int, last: int | None, grep: str | No
         return _compressed(store, entry_id, first, last, pattern, context, budget)
     except KeyError as exc:  # Unknown, Ambiguous, Evicted: each says what to do
         raise ValueError(str(exc)) from None
+
+
+def _gave_back(store: Store, prefix: str, text: str) -> None:
+    """Puts what `show` gave back of entry `prefix` in the savings ledger: it was not saved."""
+    try:
+        entry = store.entry(store.resolve(prefix))
+    except (KeyError, Refused):  # evicted just after it was read: no tool to count it under
+        return
+    savings.gave_back(entry.tool, "mcp", len(text), entry=entry.id)
 
 
 def _rows(
