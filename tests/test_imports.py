@@ -41,7 +41,7 @@ def test_a_hook_on_output_that_fits_imports_neither_the_compressor_nor_asyncio()
     modules = imported("hook", "claude-code", stdin=json.dumps(EVENT).encode())
     assert "shapeclip.hooks.claude_code" in modules  # it did answer the event
     unwanted = NEVER_AT_START | {"shapeclip.api", "shapeclip._core", "shapeclip.store", "shapeclip.digest"}
-    unwanted |= {"dataclasses", "pathlib"}
+    unwanted |= {"shapeclip.savings", "dataclasses", "pathlib"}
     assert modules & unwanted == set()
 
 
