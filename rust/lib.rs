@@ -46,6 +46,7 @@ use pyo3::types::{PyBytes, PyString};
 
 use engine::{Engine, Outcome};
 use error::Error;
+use planner::Budget;
 use profile::Profile;
 use way_back::WayBack;
 
@@ -127,9 +128,8 @@ impl Compressor {
     ) -> PyResult<Self> {
         let profile =
             Profile::new(kind, tool, head_weight, tail_weight).map_err(|e| to_py_err(&e))?;
-        let engine = Engine::new(budget, profile)
-            .and_then(|engine| engine.with_digest_room(digest_room))
-            .map_err(|e| to_py_err(&e))?;
+        let budget = Budget::new(budget, digest_room).map_err(|e| to_py_err(&e))?;
+        let engine = Engine::with_budget(budget, profile);
         Ok(Compressor {
             engine: Some(engine),
         })

@@ -9,6 +9,7 @@
 //!
 //! This layer knows no planner: the engine's registry (`engine::registry`) names them.
 
+use crate::error::Error;
 use crate::plan::Plan;
 use crate::profile::{Profile, ToolKind};
 use crate::sink::{Sink, Totals};
@@ -25,6 +26,24 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// `chars` characters, `digest_room` of them kept free for a digest.
+    ///
+    /// # Errors
+    /// [`Error::Argument`] when `chars` is 0 or the digest's room is not below it.
+    pub fn new(chars: u64, digest_room: u64) -> Result<Self, Error> {
+        if chars == 0 {
+            return Err(Error::Argument(
+                "budget must be a positive number of characters".into(),
+            ));
+        }
+        if digest_room >= chars {
+            return Err(Error::Argument(
+                "digest_room must be smaller than the budget".into(),
+            ));
+        }
+        Ok(Budget { chars, digest_room })
+    }
+
     /// The characters a plan may take: all of the budget, or what the digest's room leaves
     /// when `digest` (the planner's [`Planner::DIGEST`]) says a digest may go in its plans.
     #[must_use]

@@ -18,7 +18,6 @@ mod registry;
 
 use crate::clip;
 use crate::digest::Sampler;
-use crate::error::Error;
 use crate::plan::{Piece, Plan, Shape};
 use crate::planner::{Budget, Context};
 use crate::profile::Profile;
@@ -112,46 +111,32 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// An engine for outputs of `budget` characters, with no room kept for a digest: the
+    /// short form the engine's and planners' tests build theirs with.
+    ///
     /// # Errors
-    /// [`Error::Argument`] when `budget` is 0.
-    pub fn new(budget: u64, profile: Profile) -> Result<Self, Error> {
-        if budget == 0 {
-            return Err(Error::Argument(
-                "budget must be a positive number of characters".into(),
-            ));
-        }
-        let budget = Budget {
-            chars: budget,
-            digest_room: 0,
-        };
-        Ok(Engine {
+    /// [`crate::error::Error::Argument`] when `budget` is 0.
+    #[cfg(test)]
+    pub fn new(budget: u64, profile: Profile) -> Result<Self, crate::error::Error> {
+        Ok(Self::with_budget(Budget::new(budget, 0)?, profile))
+    }
+
+    /// An engine for `budget`: its characters, and the room its plans leave for a digest of
+    /// the omitted part (planners that take one, see [`crate::planner::Planner::DIGEST`], plan
+    /// into less; the input is then sampled for the digest). The planners are built once, for
+    /// this budget.
+    #[must_use]
+    pub fn with_budget(budget: Budget, profile: Profile) -> Self {
+        Engine {
             budget,
             reader: LineReader::default(),
             intake: Intake {
                 window: Some(Window::new(budget.chars)),
                 planners: registry::planners(budget, profile.kind),
-                sampler: None,
+                sampler: (budget.digest_room > 0).then(Sampler::default),
             },
             profile,
-        })
-    }
-
-    /// Leaves `room` characters free for a digest of the omitted part in the plans of planners
-    /// that take one (the clip's and the log planner's, see [`crate::planner::Planner::DIGEST`]),
-    /// and samples the input for it. Call before feeding.
-    ///
-    /// # Errors
-    /// [`Error::Argument`] when `room` is not below the budget.
-    pub fn with_digest_room(mut self, room: u64) -> Result<Self, Error> {
-        if room >= self.budget.chars {
-            return Err(Error::Argument(
-                "digest_room must be smaller than the budget".into(),
-            ));
         }
-        self.budget.digest_room = room;
-        self.intake.planners = registry::planners(self.budget, self.profile.kind);
-        self.intake.sampler = (room > 0).then(Sampler::default);
-        Ok(self)
     }
 
     pub fn feed_str(&mut self, chunk: &str) {

@@ -110,9 +110,9 @@ impl Settings {
     fn engine(&self) -> Engine {
         let profile = Profile::new(self.kind, Some(self.tool), self.weights.0, self.weights.1)
             .expect("the settings pick valid profiles");
-        Engine::new(self.budget, profile)
-            .and_then(|engine| engine.with_digest_room(self.digest_room))
-            .expect("the settings pick valid budgets")
+        let budget = crate::planner::Budget::new(self.budget, self.digest_room)
+            .expect("the settings pick valid budgets");
+        Engine::with_budget(budget, profile)
     }
 }
 
