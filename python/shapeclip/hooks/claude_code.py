@@ -56,7 +56,9 @@ def _bash(response: Any, settings: Settings) -> dict[str, Any] | None:
     stderr = response.get("stderr") if isinstance(response.get("stderr"), str) else ""
     if len(stdout) + len(stderr) <= settings.budget and not persisted:
         return None
-    # Errors are short and decisive; they keep up to a quarter of the budget, the rest is stdout's.
+    # Claude Code merges the command's stdout and stderr into `stdout`; its `stderr` holds the
+    # tool's own notices (a working directory reset), short and kept whole up to a quarter of
+    # the budget (Agent SDK reference, BashOutput).
     err_room = min(len(stderr), max(settings.budget // 4, 1))
     new_err = compressed_text(stderr, "bash", err_room) if stderr else stderr
     new_out = compressed_text(stdout, "bash", max(settings.budget - len(new_err), 1))
