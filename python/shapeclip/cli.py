@@ -66,7 +66,8 @@ still runs.
 
 shapeclip ledger PATH prints what shapeclip saved in an agent session recorded with
 shapeclip.Ledger(PATH): per tool, characters and estimated tokens in and out, and digest
-tokens. (A file named ledger, hook, show or store is compressed when given as ./ledger.)
+tokens. (A file named like a subcommand (ledger, hook, show, store, gain, init, mcp) is
+compressed when given as ./ledger.)
 
 shapeclip gain prints what the command line, the hooks and shapeclip mcp saved, in characters
 and estimated tokens, in all, per tool, per day and per project, less what shapeclip show gave
@@ -79,7 +80,7 @@ output. shapeclip hook --print-config NAME prints the settings to paste, and sha
 NAME writes them into the harness's settings file.
 
 shapeclip mcp serves the store (show, list) and a command runner (run) to an MCP client over
-standard input and output (pip install 'shapeclip[mcp]').
+standard input and output (it needs the mcp extra: pip install '.[mcp]' in a checkout).
 
 A wrapped command's exit status is shapeclip's: 128 + N if signal N ended it, as in a shell,
 127 if it was not found and 126 if it could not be run. SIGINT and SIGTERM are passed on to
@@ -236,7 +237,7 @@ def _serve_mcp(argv: list[str]) -> int:
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] != "mcp":
             raise
-        sys.stderr.write("shapeclip mcp needs the MCP SDK: pip install 'shapeclip[mcp]'\n")
+        sys.stderr.write("shapeclip mcp needs the MCP SDK: pip install '.[mcp]' in a shapeclip checkout\n")
         return 1
     return mcp_server.main(argv)
 
