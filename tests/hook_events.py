@@ -54,11 +54,11 @@ def printed_config(name: str) -> dict[str, Any]:
     return config
 
 
-def readme_config(name: str) -> dict[str, Any]:
-    """The settings block the README gives for NAME, with `shapeclip` where the printed
+def documented_config(name: str) -> dict[str, Any]:
+    """The settings block docs/harnesses.md gives for NAME, with `shapeclip` where the printed
     config names the running interpreter's shapeclip."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    (block,) = re.findall(rf"`shapeclip hook --print-config {name}`.*?```json\n(.*?)```", readme, re.DOTALL)
+    page = (Path(__file__).parent.parent / "docs" / "harnesses.md").read_text(encoding="utf-8")
+    (block,) = re.findall(rf"`shapeclip hook --print-config {name}`.*?```json\n(.*?)```", page, re.DOTALL)
     here = shlex.join([sys.executable, "-m", "shapeclip"])
     config = json.loads(block.replace('"shapeclip hook', f'"{here} hook'))
     assert isinstance(config, dict)

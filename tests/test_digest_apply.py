@@ -272,9 +272,9 @@ def test_the_request_is_data_a_caller_can_keep() -> None:
         request.room = 0  # type: ignore[misc]
 
 
-def test_the_readme_example_of_apply_runs_as_written() -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    (example,) = re.findall(r"```python\n(import shapeclip\.digest\n.*?)```", readme, re.DOTALL)
+def test_the_documented_example_of_apply_runs_as_written() -> None:
+    page = (Path(__file__).parent.parent / "docs" / "digest.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"```python\n(import shapeclip\.digest\n.*?)```", page, re.DOTALL)
     fn = Counting()
     scope: dict[str, Any] = {"build_log": LOG, "digest": Digest(fn, cache={})}
     exec(example, scope)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from hook_events import BUILD_LOG, hook, printed_config, readme_config
+from hook_events import BUILD_LOG, hook, documented_config, printed_config
 
 COMMON = {
     "session_id": "abc123",
@@ -171,5 +171,5 @@ def test_print_config_is_one_post_tool_hook_naming_this_shapeclip() -> None:
     assert shlex.split(command)[-2:] == ["hook", "claude-code"]
 
 
-def test_the_readme_config_is_the_printed_one() -> None:
-    assert readme_config("claude-code") == printed_config("claude-code")
+def test_the_documented_config_is_the_printed_one() -> None:
+    assert documented_config("claude-code") == printed_config("claude-code")

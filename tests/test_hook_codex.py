@@ -10,7 +10,7 @@ import subprocess
 import sys
 from typing import Any
 
-from hook_events import BUILD_LOG, hook, printed_config, readme_config
+from hook_events import BUILD_LOG, hook, documented_config, printed_config
 
 COMMON = {
     "session_id": "019c4bb4-f425-77f3-bdef-0431711e746a",
@@ -66,5 +66,5 @@ def test_print_config_has_only_a_post_tool_hook() -> None:
     assert shlex.split(hooks["PostToolUse"][0]["hooks"][0]["command"])[-2:] == ["hook", "codex"]
 
 
-def test_the_readme_config_is_the_printed_one() -> None:
-    assert readme_config("codex") == printed_config("codex")
+def test_the_documented_config_is_the_printed_one() -> None:
+    assert documented_config("codex") == printed_config("codex")

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from typing import Any
 
-from hook_events import BUILD_LOG, hook, printed_config, readme_config
+from hook_events import BUILD_LOG, hook, documented_config, printed_config
 
 COMMON = {
     "session_id": "s-1",
@@ -63,5 +63,5 @@ def test_print_config_names_the_shell_tool_and_mcp_tools() -> None:
     assert list(hooks) == ["AfterTool"] and hooks["AfterTool"][0]["matcher"] == "run_shell_command|mcp_.*"
 
 
-def test_the_readme_config_is_the_printed_one() -> None:
-    assert readme_config("gemini") == printed_config("gemini")
+def test_the_documented_config_is_the_printed_one() -> None:
+    assert documented_config("gemini") == printed_config("gemini")

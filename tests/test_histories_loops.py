@@ -1,7 +1,7 @@
-"""The README's agent loops, run as written against the loopback server's `agent` model, which
+"""The agent loops of docs/histories.md, run as written against the loopback server's `agent` model, which
 calls a build and a file read in each of five turns before it answers: each loop ends, every
 request's history passes the API's checks, every result in the history fits its budget, and the
-README's microcompact then clears the two turns before the last three."""
+page's microcompact then clears the two turns before the last three."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 from llm_server import AGENT_RESULTS, serve
 from readers import results, text_chars
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-LOOPS = dict(re.findall(r"```python\n# agent loop: ([^\n]+)\n(.*?)```", README, re.DOTALL))
-(MICROCOMPACT,) = re.findall(r"```python\n# microcompact\n(.*?)```", README, re.DOTALL)
+PAGE = (Path(__file__).parent.parent / "docs" / "histories.md").read_text(encoding="utf-8")
+LOOPS = dict(re.findall(r"```python\n# agent loop: ([^\n]+)\n(.*?)```", PAGE, re.DOTALL))
+(MICROCOMPACT,) = re.findall(r"```python\n# microcompact\n(.*?)```", PAGE, re.DOTALL)
 FORMAT = {
     "OpenAI Chat Completions": "openai_chat",
     "OpenAI Responses": "openai_responses",
@@ -41,7 +41,7 @@ def run_tool(name: str, arguments: Any) -> str:
 
 
 @pytest.mark.parametrize("title", sorted(FORMAT))
-def test_the_readme_loop_runs_and_keeps_every_result_within_budget(
+def test_the_documented_loop_runs_and_keeps_every_result_within_budget(
     server: Any, monkeypatch: pytest.MonkeyPatch, title: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     host, port = server.server_address
