@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from hook_events import BUILD_LOG, hook, documented_config, printed_config
+from hook_events import BUILD_LOG, documented_config, hook, printed_config
 
 COMMON = {
     "session_id": "abc123",

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from typing import Any
 
-from hook_events import BUILD_LOG, hook, documented_config, printed_config
+from hook_events import BUILD_LOG, documented_config, hook, printed_config
 
 COMMON = {
     "session_id": "019c4bb4-f425-77f3-bdef-0431711e746a",
