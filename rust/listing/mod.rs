@@ -8,7 +8,8 @@
 //! the same number of its first entries, the largest number that fits; directories an agent
 //! rarely opens first (tests, fixtures, vendored code, build outputs, caches, version control,
 //! see [`line::is_noise`]) get a quarter of it, unless most of the listing is such (it was
-//! asked for them). What a group does not show is one exact gap,
+//! asked for them). A map that would name fewer paths than the listing's first lines is not
+//! made: those lines are shown, and the rest is one gap. What a group does not show is one exact gap,
 //! and the closing marker counts them all ([`crate::gapped`]). An output is a listing only when
 //! nine lines in ten read as one.
 
@@ -157,6 +158,23 @@ impl ListingPlanner {
     }
 }
 
+/// The whole lines at the start of `text` within `room` characters.
+fn head_lines(text: &str, room: u64) -> &str {
+    let at = crate::text::byte_at_char(text, room);
+    memchr::memrchr(b'\n', &text.as_bytes()[..at]).map_or("", |nl| &text[..=nl])
+}
+
+/// The listing's first `count` lines, `head`, and one gap for the rest.
+fn plain_head(frame: &Frame<'_>, head: &str, count: u64) -> Option<Plan> {
+    let total = frame.context.totals.lines;
+    (count > 0 && count < total).then_some(())?;
+    let omitted = vec![LineRange {
+        first: count + 1,
+        last: total,
+    }];
+    frame.plan(omitted, &[head.to_owned(), String::new()])
+}
+
 impl ListingPlanner {
     /// How many of its first entries each group shows: the same share for every group, the
     /// largest whose plan takes at most [`SPREAD_PERCENT`] of the budget (at least one entry
@@ -242,10 +260,23 @@ impl Planner for ListingPlanner {
             self.groups.iter_mut().for_each(|g| g.noise = false);
         }
         let frame = Frame::new(context, budget, Shape::Listing);
+        let head = head_lines(&context.window.head, budget.checked_sub(frame.closing_len)?);
+        let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
         if self.cost(&frame, 1) > budget {
-            return None;
+            return plain_head(&frame, head, head_count);
         }
         let shown = self.shares(&frame, budget);
+        // A map that names fewer paths than the listing's own first lines would hides names
+        // that fit: the first lines are shown instead.
+        let named: u64 = self
+            .groups
+            .iter()
+            .zip(&shown)
+            .map(|(g, &s)| s as u64 + u64::from(g.heading.is_some()))
+            .sum();
+        if named < head_count {
+            return plain_head(&frame, head, head_count);
+        }
         let ends_in_newline = context.window.last_chars().ends_with('\n');
         let mut omitted: Vec<LineRange> = Vec::new();
         let mut segments = vec![String::new()];
