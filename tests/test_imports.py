@@ -1,7 +1,7 @@
 """What the command line imports, so that its start-up cannot grow back unnoticed.
 
 Under a harness's hook every tool call starts `shapeclip hook`, so its imports are paid on
-every call (README, "What a call costs"). On output that fits, the hook needs neither the
+every call (docs/harnesses.md, "What a call costs"). On output that fits, the hook needs neither the
 compressor nor digests; `shapeclip -- command` needs the compressor but not digests (nor
 their asyncio), logging, messages or hooks.
 Each test runs the real command under `python -X importtime` and reads what it imported.
