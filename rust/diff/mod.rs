@@ -97,6 +97,10 @@ impl WholeLines for DiffPlanner {
     }
 
     fn line(&mut self, no: u64, text: &str) {
+        if no == gapped::JUDGE_AFTER && (self.hunks == 0 || self.body_lines * 2 < no) {
+            self.declined = true;
+            return;
+        }
         if let Some((old, new)) = self.open {
             let left = match text.as_bytes().first() {
                 Some(b' ') | None => Some((old.checked_sub(1), new.checked_sub(1))),

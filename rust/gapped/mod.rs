@@ -24,6 +24,12 @@ pub trait WholeLines {
     fn line(&mut self, no: u64, text: &str);
 }
 
+/// Lines after which a planner that recognises its shape by content judges what it read, and
+/// stops if that was not its shape: such outputs are homogeneous, so a prefix this long that
+/// is not a listing or a patch means the whole is not, and the rest of a large log then costs
+/// the planner nothing.
+pub const JUDGE_AFTER: u64 = 4096;
+
 /// Hands each whole line of `block` to `planner` until it declines.
 pub fn feed<P: WholeLines>(planner: &mut P, block: &Block<'_>) {
     for line in block.lines() {

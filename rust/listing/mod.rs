@@ -79,6 +79,10 @@ impl WholeLines for ListingPlanner {
     }
 
     fn line(&mut self, no: u64, text: &str) {
+        if no == gapped::JUDGE_AFTER && self.other_lines * 10 > self.listing_lines {
+            self.declined = true;
+            return;
+        }
         let kind = line::kind(text);
         match kind {
             Kind::Heading(_) | Kind::Entry(_) => self.listing_lines += 1,

@@ -29,6 +29,8 @@ const TAIL_PERCENT: u64 = 5;
 const DEFS_PERCENT: u64 = 15;
 /// Below this budget a read is clipped: there is no room for more than one cut.
 const MIN_BUDGET: u64 = 400;
+/// How many bytes at the start of a read are searched for definitions.
+const DEFS_SCANNED: u64 = 4 << 20;
 /// A definition line longer than this is not kept: it would crowd out the others.
 const MAX_DEF_CHARS: u64 = 160;
 
@@ -72,6 +74,8 @@ pub struct ReadPlanner {
     all_chars: u64,
     /// The line before, when it was an annotation alone: a definition after it takes it along.
     annotation: Option<Line>,
+    /// Bytes of the input read so far.
+    read: u64,
     room: u64,
 }
 
@@ -129,6 +133,15 @@ impl Sink for ReadPlanner {
     fn lookahead(&self) {}
 
     fn block(&mut self, block: &Block<'_>, (): ()) {
+        // Once it keeps neither every line nor more definitions, the rest of a read costs
+        // nothing: the head and tail come from the engine's window. Definitions are looked for
+        // in the first DEFS_SCANNED bytes of a read: a plan shows the first that fit after its
+        // head, so later ones in a read that long are hardly ever shown.
+        let scanned = self.read >= DEFS_SCANNED;
+        self.read += block.text.len() as u64;
+        if self.all.is_none() && (scanned || self.defs_chars >= self.room.saturating_mul(2)) {
+            return;
+        }
         for line in block.lines() {
             self.keep_all(&line);
             self.keep_definition(&line);
@@ -223,6 +236,7 @@ impl Planner for ReadPlanner {
         ReadPlanner {
             defs: Vec::new(),
             defs_chars: 0,
+            read: 0,
             all: Some(Vec::new()),
             all_chars: 0,
             annotation: None,
