@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import assume, given
 
 import shapeclip
@@ -118,3 +119,23 @@ def test_issue_11_14_clip_counts_of_one_are_singular() -> None:
     assert "(line 3 after its first 1 char; line 4 except its last 1 char)" in fallback.render_marker(
         "full", two, "shell", "bash"
     )
+
+
+def test_issue_27_item_14_siblings_every_plan_ends_its_last_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A plan whose last piece is its marker ended without a newline, so a shell's prompt after
+    # it landed on the marker's line: the clip with no tail, and reads, listings and diffs.
+    from shapeclip import profiles
+
+    monkeypatch.setitem(profiles.TOOL_PROFILES, "head_only", profiles.Profile("other", head=1.0, tail=0.0))
+    long_last = "".join(f"line {i}\n" for i in range(3000)) + "x" * 5000 + "\n"
+    outs = {
+        "clip": shapeclip.compress_detailed("".join(f"row {i}\n" for i in range(3000)), "head_only", 2000),
+        "read": shapeclip.compress_detailed(
+            "".join(f"def f{i}(x):\n    return x\n" for i in range(900)) + long_last, "read_file", 2000
+        ),
+        "listing": shapeclip.compress_detailed("".join(f"src/d{i // 400}/f{i}.py\n" for i in range(3000)), "sh", 2000),
+    }
+    for shape, result in outs.items():
+        if result.backend == "native":
+            assert result.shape == shape
+        assert result.text.endswith("]\n"), (shape, result.text[-120:])

@@ -269,7 +269,7 @@ class Clipper:
             marker = "\n" + marker
         if reset:
             marker = SGR_RESET + marker
-        if tail:
+        if tail or tier != "bare":
             marker += "\n"
         return ClipResult(disarm(head) + marker + disarm(tail), self._chars, lines, span)
 

@@ -71,7 +71,9 @@ pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) ->
         }
         pieces.push(Piece::Kept(head.to_owned()));
     }
-    if !tail.is_empty() {
+    // The marker ends its line even when it ends the output (a shell's prompt then starts on
+    // a line of its own); the separators were paid for, except by the bare ellipsis.
+    if !tail.is_empty() || tier != Tier::Bare {
         marker_line.push('\n');
     }
     pieces.push(Piece::Marker(marker_line));

@@ -114,9 +114,9 @@ impl<'c> Frame<'c> {
             } else {
                 marker::gap(*gap)
             };
-            if !last || !segments[i + 1].is_empty() {
-                text.push('\n');
-            }
+            // The closing marker ends its line even when it ends the output (its length was
+            // sized with the newline).
+            text.push('\n');
             pieces.push(Piece::Marker(text));
         }
         let plan = Plan {
