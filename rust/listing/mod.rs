@@ -225,6 +225,18 @@ impl ListingPlanner {
                 }
             }
         }
+        // A group whose hidden entries take no more than the marker that would stand for them
+        // shows them instead: that costs no more, and hides nothing.
+        for (group, shown) in self.groups.iter().zip(&mut shown) {
+            let hidden = &group.entries[*shown..];
+            let chars: u64 = hidden.iter().map(|e| char_count(e) + 1).sum();
+            if (*shown as u64) < group.count
+                && group.entries.len() as u64 == group.count
+                && chars <= frame.gap_len
+            {
+                *shown = group.entries.len();
+            }
+        }
         shown
     }
 }
