@@ -274,13 +274,7 @@ impl DiffPlanner {
                 }
             }
         }
-        if !frame.context.window.last_chars().ends_with('\n') {
-            let last = segments.last_mut()?;
-            if last.ends_with('\n') {
-                last.pop();
-            }
-        }
-        frame.plan(omitted, &segments)
+        frame.plan(omitted, segments)
     }
 }
 

@@ -11,7 +11,7 @@ pub mod marker;
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::planner::Context;
 use crate::sink::Block;
-use crate::text::char_count;
+use crate::text::{byte_at_char, char_count};
 use marker::{Facts, TIERS};
 
 /// A planner that reads an output one whole line at a time, and stops for good (declines) at
@@ -29,6 +29,13 @@ pub trait WholeLines {
 /// is not a listing or a patch means the whole is not, and the rest of a large log then costs
 /// the planner nothing.
 pub const JUDGE_AFTER: u64 = 4096;
+
+/// The whole lines at the start of `text` within `room` characters (empty when none ends there).
+#[must_use]
+pub fn head_lines(text: &str, room: u64) -> &str {
+    let at = byte_at_char(text, room);
+    memchr::memrchr(b'\n', &text.as_bytes()[..at]).map_or("", |nl| &text[..=nl])
+}
 
 /// Hands each whole line of `block` to `planner` until it declines.
 pub fn feed<P: WholeLines>(planner: &mut P, block: &Block<'_>) {
@@ -88,10 +95,16 @@ impl<'c> Frame<'c> {
 
     /// The plan that shows `segments` around the `omitted` ranges: `segments[0]` before the
     /// first, `segments[i]` between ranges `i - 1` and `i`, the last after the last range.
-    /// Each segment but the last ends in `'\n'`.
+    /// Each segment is whole lines with their `'\n'`; where the input's last line has none,
+    /// the last segment's is dropped here, for every planner alike.
     #[must_use]
-    pub fn plan(&self, omitted: Vec<LineRange>, segments: &[String]) -> Option<Plan> {
+    pub fn plan(&self, omitted: Vec<LineRange>, mut segments: Vec<String>) -> Option<Plan> {
         debug_assert_eq!(segments.len(), omitted.len() + 1);
+        if !self.context.window.last_chars().ends_with('\n') {
+            if let Some(last) = segments.last_mut().filter(|s| s.ends_with('\n')) {
+                last.pop();
+            }
+        }
         let totals = self.context.totals;
         let shown: u64 = segments.iter().map(|s| char_count(s)).sum();
         let facts = Facts {
@@ -103,9 +116,9 @@ impl<'c> Frame<'c> {
             chars: totals.chars - shown,
         };
         let mut pieces = Vec::with_capacity(2 * segments.len());
-        for (i, segment) in segments.iter().enumerate() {
+        for (i, segment) in segments.into_iter().enumerate() {
             if !segment.is_empty() {
-                pieces.push(Piece::Kept(segment.clone()));
+                pieces.push(Piece::Kept(segment));
             }
             let Some(gap) = omitted.get(i) else { break };
             let last = i + 1 == omitted.len();

@@ -162,12 +162,6 @@ impl ListingPlanner {
     }
 }
 
-/// The whole lines at the start of `text` within `room` characters.
-fn head_lines(text: &str, room: u64) -> &str {
-    let at = crate::text::byte_at_char(text, room);
-    memchr::memrchr(b'\n', &text.as_bytes()[..at]).map_or("", |nl| &text[..=nl])
-}
-
 /// The listing's first `count` lines, `head`, and one gap for the rest.
 fn plain_head(frame: &Frame<'_>, head: &str, count: u64) -> Option<Plan> {
     let total = frame.context.totals.lines;
@@ -176,7 +170,7 @@ fn plain_head(frame: &Frame<'_>, head: &str, count: u64) -> Option<Plan> {
         first: count + 1,
         last: total,
     }];
-    frame.plan(omitted, &[head.to_owned(), String::new()])
+    frame.plan(omitted, vec![head.to_owned(), String::new()])
 }
 
 impl ListingPlanner {
@@ -276,7 +270,7 @@ impl Planner for ListingPlanner {
             self.groups.iter_mut().for_each(|g| g.noise = false);
         }
         let frame = Frame::new(context, budget, Shape::Listing);
-        let head = head_lines(&context.window.head, budget.checked_sub(frame.closing_len)?);
+        let head = gapped::head_lines(&context.window.head, budget.checked_sub(frame.closing_len)?);
         let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
         if self.cost(&frame, 1) > budget {
             return plain_head(&frame, head, head_count);
@@ -293,7 +287,6 @@ impl Planner for ListingPlanner {
         if named < head_count {
             return plain_head(&frame, head, head_count);
         }
-        let ends_in_newline = context.window.last_chars().ends_with('\n');
         let mut omitted: Vec<LineRange> = Vec::new();
         let mut segments = vec![String::new()];
         for (group, &shown) in self.groups.iter().zip(&shown) {
@@ -323,11 +316,7 @@ impl Planner for ListingPlanner {
                 }
             }
         }
-        let last = segments.last_mut()?;
-        if !ends_in_newline && last.ends_with('\n') {
-            last.pop();
-        }
-        frame.plan(omitted, &segments)
+        frame.plan(omitted, segments)
     }
 }
 

@@ -15,12 +15,12 @@
 mod code;
 mod trim;
 
-use crate::gapped::Frame;
+use crate::gapped::{self, Frame};
 use crate::plan::{Plan, Shape, gaps};
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
 use crate::sink::{Block, Sink};
-use crate::text::{byte_at_char, byte_at_char_from_end, char_count, count_chars_and_newlines};
+use crate::text::{byte_at_char_from_end, char_count, count_chars_and_newlines};
 
 /// Percent of the room (after the closing marker) for the last lines of the read.
 const TAIL_PERCENT: u64 = 5;
@@ -152,8 +152,7 @@ impl Sink for ReadPlanner {
 /// The head of `text` that ends at a line end within `room` characters; `None` when no line
 /// ends there.
 fn head_lines(text: &str, room: u64) -> Option<&str> {
-    let at = byte_at_char(text, room);
-    memchr::memrchr(b'\n', &text.as_bytes()[..at]).map(|nl| &text[..=nl])
+    Some(gapped::head_lines(text, room)).filter(|head| !head.is_empty())
 }
 
 /// The last whole lines of `text` within `room` characters. `text` holds more characters than
@@ -224,7 +223,7 @@ fn cut(frame: &Frame<'_>, defs: &[Line]) -> Option<Plan> {
         last.push('\n');
     }
     last.push_str(tail);
-    frame.plan(omitted, &segments)
+    frame.plan(omitted, segments)
 }
 
 impl Planner for ReadPlanner {

@@ -67,11 +67,9 @@ pub(super) fn plan(frame: &Frame<'_>, all: &[(Line, bool)]) -> Option<Plan> {
         next = end;
     }
     let last = segments.last_mut()?;
-    for (i, (line, _)) in all.iter().enumerate().skip(next) {
+    for (line, _) in &all[next..] {
         last.push_str(&line.text);
-        if i + 1 < all.len() || frame.context.window.last_chars().ends_with('\n') {
-            last.push('\n');
-        }
+        last.push('\n');
     }
-    frame.plan(omitted, &segments)
+    frame.plan(omitted, segments)
 }
