@@ -225,3 +225,18 @@ def test_the_command_line_runs_it(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     settings = json.loads((tmp_path / ".claude" / "settings.json").read_text())
     assert commands(settings) == [f"{sys.executable} -m shapeclip hook claude-code"]
+
+
+@pytest.mark.parametrize("budget", ["0", "-5", "lots"])
+def test_a_budget_the_hook_would_refuse_is_refused_before_anything_is_written(tmp_path: Path, budget: str) -> None:
+    # `--budget 0` was written into the settings, and the hook then refused every event.
+    env = {**os.environ, "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "shapeclip", "init", "claude-code", "--budget", budget],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode != 0 and "must be a whole number of characters, at least 1" in done.stderr
+    assert not (tmp_path / ".claude" / "settings.json").exists()

@@ -20,6 +20,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from . import __version__
+from .cli_numbers import positive
 
 if TYPE_CHECKING:
     from .api import Compressed, Compressor
@@ -103,16 +104,6 @@ def _tool_kinds() -> str:
     )
 
 
-def _positive_int(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number of characters, got {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
-    return number
-
-
 def _parser() -> argparse.ArgumentParser:
     from . import DEFAULT_BUDGET, DEFAULT_DIGEST_TIMEOUT
     from .api import backend
@@ -143,7 +134,10 @@ def _parser() -> argparse.ArgumentParser:
         "--tool", default=None, help="the tool that produced the output (e.g. bash, grep, read_file; kinds below)"
     )
     parser.add_argument(
-        "--budget", type=_positive_int, default=DEFAULT_BUDGET, help=f"characters at most (default {DEFAULT_BUDGET})"
+        "--budget",
+        type=positive("characters"),
+        default=DEFAULT_BUDGET,
+        help=f"characters at most (default {DEFAULT_BUDGET})",
     )
     parser.add_argument(
         "--digest",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import savings
+from .cli_numbers import positive
 from .cli_store import _cell
 from .messages.budgets import estimate_tokens
 
@@ -170,12 +171,6 @@ def _row(name: str, totals: dict[str, int]) -> tuple[str, ...]:
     return (name, *(f"{totals[key]:,}" for _, key in _COLUMNS), share)
 
 
-def _days(value: str) -> int:
-    if not (value.isascii() and value.isdigit()) or int(value) < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of days, at least 1, got {value!r}")
-    return int(value)
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shapeclip gain",
@@ -184,7 +179,7 @@ def _parser() -> argparse.ArgumentParser:
         "in all, per tool, per day and per project. The ledger is "
         f"${savings.ENV_VAR} (a path, or {savings.OFF} to keep none), else beside the store.",
     )
-    parser.add_argument("--days", metavar="N", type=_days, help="only the last N days, today included")
+    parser.add_argument("--days", metavar="N", type=positive("days"), help="only the last N days, today included")
     parser.add_argument("--json", action="store_true", help="print the sums as one JSON object")
     return parser
 

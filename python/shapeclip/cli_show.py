@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from . import DEFAULT_BUDGET
+from .cli_numbers import positive
 from .store import EVICTED, Ambiguous, Evicted, Store, Unknown
 from .store.store import numbered
 
@@ -53,12 +54,6 @@ def _count(value: str) -> int:
     return int(value)
 
 
-def _budget(value: str) -> int:
-    if not (value.isascii() and value.isdigit()) or int(value) < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of characters, at least 1, got {value!r}")
-    return int(value)
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shapeclip show",
@@ -72,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--budget",
         metavar="N",
-        type=_budget,
+        type=positive("characters"),
         default=DEFAULT_BUDGET,
         help=f"characters printed at most, the closing marker included (default {DEFAULT_BUDGET})",
     )

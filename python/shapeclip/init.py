@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from . import DEFAULT_BUDGET
+from .cli_numbers import positive
 from .hooks import HARNESSES, shapeclip_argv
 
 #: Where each harness reads its hooks, under the home directory or a project's directory.
@@ -53,7 +54,9 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="the settings of the project in DIR instead of your own (e.g. DIR/.claude/settings.json)",
     )
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="characters per tool output in the hook")
+    parser.add_argument(
+        "--budget", type=positive("characters"), default=DEFAULT_BUDGET, help="characters per tool output in the hook"
+    )
     parser.add_argument("--dry-run", action="store_true", help="print the change as a diff and write nothing")
     parser.add_argument("--uninstall", action="store_true", help="remove shapeclip's hook and nothing else")
     return parser

@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from .. import DEFAULT_BUDGET
+from ..cli_numbers import positive
 from . import claude_code, codex, gemini, opencode, output
 from .output import Cut, Settings
 
@@ -36,12 +37,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(1, f"{self.prog}: error: {message}\n")
 
 
-def _budget(value: str) -> int:
-    if not value.isdigit() or int(value) < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of characters, at least 1, got {value!r}")
-    return int(value)
-
-
 def _parser() -> _Parser:
     parser = _Parser(
         prog="shapeclip hook",
@@ -50,7 +45,10 @@ def _parser() -> _Parser:
     )
     parser.add_argument("name", metavar="NAME", choices=sorted(HARNESSES), help=", ".join(sorted(HARNESSES)))
     parser.add_argument(
-        "--budget", type=_budget, default=DEFAULT_BUDGET, help=f"characters per tool output (default {DEFAULT_BUDGET})"
+        "--budget",
+        type=positive("characters"),
+        default=DEFAULT_BUDGET,
+        help=f"characters per tool output (default {DEFAULT_BUDGET})",
     )
     parser.add_argument("--print-config", action="store_true", help="print the hook settings to paste, and exit")
     return parser
