@@ -131,6 +131,73 @@ pub fn is_filler(line: &str) -> bool {
     code.is_empty() || code == b"#" || COMMENTS.iter().any(|c| code.starts_with(c))
 }
 
+/// Where a line leaves the reader: inside a docstring or block comment (filler until it
+/// closes), or inside a multi-line string that is data (code until it closes).
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    close: &'static [u8],
+    filler: bool,
+}
+
+/// Says which lines of a file, read in order, are filler: blank and comment-only lines as
+/// [`is_filler`] says, and every line of a docstring or block comment, which an agent reads
+/// far less often than the code between them. A triple-quoted string that a line of code
+/// opens (`sql = """`) is data, and its lines are not filler.
+#[derive(Debug, Default)]
+pub struct FillerReader {
+    open: Option<Open>,
+}
+
+impl FillerReader {
+    /// Whether `line`, the next line of the file, is filler.
+    pub fn is_filler(&mut self, line: &str) -> bool {
+        let code = past_number(line.as_bytes());
+        let code = &code[code.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+        if let Some(open) = self.open {
+            if memchr::memmem::find(code, open.close).is_some() {
+                self.open = None;
+            }
+            return open.filler;
+        }
+        if let Some(after) = code.strip_prefix(b"/*") {
+            if memchr::memmem::find(after, b"*/").is_none() {
+                self.open = Some(Open {
+                    close: b"*/",
+                    filler: true,
+                });
+            }
+            return true;
+        }
+        if is_filler(line) {
+            return true;
+        }
+        let Some((at, quote)) = first_triple_quote(code) else {
+            return false;
+        };
+        // A docstring opens its line (after a string prefix such as `r`); any other triple
+        // quote is a string in code.
+        let doc = code[..at].iter().all(|b| b"rRuUbBfF".contains(b)) && at <= 2;
+        let count = memchr::memmem::find_iter(code, quote).count();
+        if count % 2 == 1 {
+            self.open = Some(Open {
+                close: quote,
+                filler: doc,
+            });
+        }
+        doc
+    }
+}
+
+/// The first triple quote of `code`, by offset, and which one it is.
+fn first_triple_quote(code: &[u8]) -> Option<(usize, &'static [u8])> {
+    let double = memchr::memmem::find(code, b"\"\"\"").map(|at| (at, &b"\"\"\""[..]));
+    let single = memchr::memmem::find(code, b"'''").map(|at| (at, &b"'''"[..]));
+    match (double, single) {
+        (Some(d), Some(s)) => Some(if d.0 < s.0 { d } else { s }),
+        (d, s) => d.or(s),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{is_definition, is_filler};

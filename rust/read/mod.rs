@@ -1,38 +1,54 @@
-//! The read planner: a file read too long for the budget keeps its beginning, the definitions
-//! of the part it cannot show, and its last lines; a read only a little too long loses its
-//! blank and comment-only lines first.
+//! The read planner: a file read too long for the budget keeps its beginning, with its long
+//! runs of comments and docstrings folded; the definitions of the part it cannot show, or the
+//! middle of a viewer's window positioned inside the file; and its last lines. A read only a
+//! little too long loses its blank and comment-only lines first.
 //!
-//! An agent reads a file to act on a place in it: its opening (imports, the class being read,
-//! the lines a viewer centred on) far more often than its end, and, in the part it does not
-//! see, the function or class it will call, open or edit next. So most of the budget goes to the
-//! head, a small share to the tail, and a share to the definition lines of the middle
-//! ([`code::is_definition`]), each kept whole, in order, between exact markers. A read that
-//! fits once its longest runs of filler ([`code::is_filler`]) are gone keeps every other line
-//! instead ([`trim`]). The markers are sized to the budget: at small budgets the closing marker
-//! is short, and the gaps before it say only which lines they hold. A read whose head or tail
+//! An agent reads a file to act on a place in it: its opening (imports, the class being read)
+//! far more often than its end, its code far more often than its comments, and, in the part
+//! it does not see, the function or class it will call, open or edit next. So most of the
+//! budget goes to the head ([`head`]: each long run of filler one exact marker), a small share
+//! to the tail, and a share to the definition lines of the middle ([`code::is_definition`]),
+//! each kept whole, in order, between exact markers. A windowed viewer pointed at a line
+//! centres its window on it, so a window that starts inside a file gives that share to its
+//! middle instead ([`window`]). A read that fits once its longest runs of filler
+//! ([`code::is_filler`]) are gone keeps every other line instead ([`trim`]). No gap's marker
+//! stands for fewer characters than it takes: a gap that small is shown where its lines are
+//! at hand. The markers are sized to the budget: at small budgets the closing marker is
+//! short, and the gaps before it say only which lines they hold. A read whose head or tail
 //! cannot be cut at a line (one huge line) is left to the clip.
 
 mod code;
+mod head;
 mod trim;
+mod window;
 
-use crate::gapped::{self, Frame};
+use crate::gapped::Frame;
 use crate::plan::{Plan, Shape, gaps};
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
 use crate::sink::{Block, Sink};
 use crate::text::{byte_at_char_from_end, char_count, count_chars_and_newlines};
+use head::Head;
+use window::Window;
 
 /// Percent of the room (after the closing marker) for the last lines of the read.
 const TAIL_PERCENT: u64 = 5;
 /// Percent of the room for definitions between the head and the tail; what they leave goes to
 /// the head.
 const DEFS_PERCENT: u64 = 15;
+/// Percent of the room for the middle of a viewer's window positioned inside a file
+/// ([`window`]), instead of definitions.
+const MIDDLE_PERCENT: u64 = 25;
 /// Below this budget a read is clipped: there is no room for more than one cut.
 const MIN_BUDGET: u64 = 400;
 /// How many bytes at the start of a read are searched for definitions.
 const DEFS_SCANNED: u64 = 4 << 20;
 /// A definition line longer than this is not kept: it would crowd out the others.
 const MAX_DEF_CHARS: u64 = 160;
+/// The lines just before a definition, this many characters of them, are kept with it: where
+/// the gap before a shown definition holds no more than they do (a blank line, a closing
+/// brace), they are shown instead of a marker as long as they.
+const LEAD_CHARS: u64 = 48;
 
 /// Whole lines of the input from line `no` on, `lines` of them (a definition and the
 /// annotation above it): their text without the last `'\n'`, and its characters.
@@ -74,6 +90,15 @@ pub struct ReadPlanner {
     all_chars: u64,
     /// The line before, when it was an annotation alone: a definition after it takes it along.
     annotation: Option<Line>,
+    /// The last lines read, at most `LEAD_CHARS` of them, while definitions are looked for.
+    recent: std::collections::VecDeque<Line>,
+    recent_chars: u64,
+    /// The lines just before each kept definition, in order.
+    leads: Vec<Line>,
+    /// The beginning of the read, with its long runs of filler folded.
+    head: Head,
+    /// The read, while it may be a viewer's window positioned inside a file.
+    window: Window,
     /// Bytes of the input read so far.
     read: u64,
     room: u64,
@@ -103,27 +128,41 @@ impl ReadPlanner {
             || line.open
             || !line.terminated
         {
+            self.recent.clear();
             return;
         }
+        let kept = Line::new(line);
         if code::is_annotation(line.text) {
-            self.annotation = Some(Line::new(line));
-            return;
-        }
-        if !code::is_definition(line.text) {
-            return;
-        }
-        let mut kept = Line::new(line);
-        if let Some(above) = above.filter(|a| a.no + 1 == line.no) {
-            kept = Line {
-                no: above.no,
-                lines: 2,
-                text: format!("{}\n{}", above.text, kept.text),
-                chars: above.chars + 1 + kept.chars,
+            self.annotation = Some(kept.clone());
+        } else if code::is_definition(line.text) {
+            let def = match above.filter(|a| a.no + 1 == line.no) {
+                Some(above) => Line {
+                    no: above.no,
+                    lines: 2,
+                    text: format!("{}\n{}", above.text, kept.text),
+                    chars: above.chars + 1 + kept.chars,
+                },
+                None => kept.clone(),
             };
+            if def.chars <= MAX_DEF_CHARS {
+                let after = self.leads.last().map_or(0, |l| l.no);
+                self.leads.extend(
+                    self.recent
+                        .iter()
+                        .filter(|l| l.no > after && l.no < def.no)
+                        .cloned(),
+                );
+                self.defs_chars += def.chars;
+                self.defs.push(def);
+            }
         }
-        if kept.chars <= MAX_DEF_CHARS {
-            self.defs_chars += kept.chars;
-            self.defs.push(kept);
+        self.recent_chars += kept.chars + 1;
+        self.recent.push_back(kept);
+        while self.recent_chars > LEAD_CHARS {
+            let Some(first) = self.recent.pop_front() else {
+                break;
+            };
+            self.recent_chars -= first.chars + 1;
         }
     }
 }
@@ -139,20 +178,87 @@ impl Sink for ReadPlanner {
         // head, so later ones in a read that long are hardly ever shown.
         let scanned = self.read >= DEFS_SCANNED;
         self.read += block.text.len() as u64;
-        if self.all.is_none() && (scanned || self.defs_chars >= self.room.saturating_mul(2)) {
+        if self.all.is_none()
+            && self.head.full()
+            && !self.window.positioned()
+            && (scanned || self.defs_chars >= self.room.saturating_mul(2))
+        {
             return;
         }
         for line in block.lines() {
+            let whole = !line.continued && !line.open;
+            self.head.line(&line, whole && line.terminated);
+            self.window.line(&line, whole);
             self.keep_all(&line);
             self.keep_definition(&line);
         }
     }
 }
 
-/// The head of `text` that ends at a line end within `room` characters; `None` when no line
-/// ends there.
-fn head_lines(text: &str, room: u64) -> Option<&str> {
-    Some(gapped::head_lines(text, room)).filter(|head| !head.is_empty())
+/// Shows the lines of each gap between `pieces` (line ranges with their text, in order) that
+/// hold no more characters than the gap's marker would, where the plan still has them: the
+/// lines before a definition, of a positioned window, or just above the tail.
+fn fill_small_gaps<'p>(
+    frame: &Frame<'p>,
+    planner: &'p ReadPlanner,
+    tail: &str,
+    pieces: &mut Vec<(u64, u64, &'p str)>,
+) {
+    let last_chars = frame.context.window.last_chars();
+    let above_tail = &last_chars[..last_chars.len() - tail.len()];
+    let first_tail = frame.context.totals.lines + 1 - count_lines(tail);
+    // The whole lines just above the tail (the first piece of `above_tail` may be a part).
+    let mut near_tail: Vec<(u64, &str)> = Vec::new();
+    if let Some(above) = above_tail.strip_suffix('\n') {
+        let mut parts = above.rsplit('\n');
+        let mut no = first_tail;
+        let mut chars = 0;
+        while let (Some(part), true) = (parts.next(), chars <= frame.gap_len) {
+            no -= 1;
+            chars += char_count(part) + 1;
+            near_tail.push((no, part));
+        }
+        near_tail.pop();
+    }
+    let spare = |no: u64| -> Option<&str> {
+        if let Ok(i) = planner.leads.binary_search_by_key(&no, |l| l.no) {
+            return Some(&planner.leads[i].text);
+        }
+        if let Some(line) = planner.window.shown_line(no) {
+            return Some(&line.text);
+        }
+        None
+    };
+    let mut added: Vec<(u64, u64, &'p str)> = Vec::new();
+    let mut next = 1;
+    for &(first, last, _) in pieces.iter() {
+        if first > next {
+            let mut chars = 0;
+            let mut lines = Vec::new();
+            for no in next..first {
+                let text = spare(no)
+                    .or_else(|| near_tail.iter().find(|&&(n, _)| n == no).map(|&(_, t)| t));
+                let Some(text) = text else {
+                    lines.clear();
+                    break;
+                };
+                chars += char_count(text) + 1;
+                lines.push((no, no, text));
+            }
+            if !lines.is_empty() && chars <= frame.gap_len {
+                added.extend(lines);
+            }
+        }
+        next = last + 1;
+    }
+    pieces.extend(added);
+    pieces.sort_by_key(|p| p.0);
+}
+
+/// The number of lines `text` holds (a last line without its `'\n'` counts).
+fn count_lines(text: &str) -> u64 {
+    let (_, newlines) = count_chars_and_newlines(text.as_bytes());
+    newlines + u64::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
 /// The last whole lines of `text` within `room` characters. `text` holds more characters than
@@ -168,27 +274,40 @@ fn tail_lines(text: &str, room: u64) -> &str {
     }
 }
 
-/// The head, the definitions between it and the tail, and the tail.
-fn cut(frame: &Frame<'_>, defs: &[Line]) -> Option<Plan> {
+/// The head (its long filler runs folded); then the middle of a positioned window, or else
+/// the definitions between the head and the tail; and the tail.
+fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
     let totals = frame.context.totals;
     let window = frame.context.window;
     let room = frame.budget.checked_sub(frame.closing_len + 1)?;
     let tail_room = room * TAIL_PERCENT / 100;
-    let defs_room = room * DEFS_PERCENT / 100;
-    let head_room = room - tail_room - defs_room;
+    let (middle_room, defs_room) = if planner.window.positioned() {
+        (room * MIDDLE_PERCENT / 100, 0)
+    } else {
+        (0, room * DEFS_PERCENT / 100)
+    };
+    let head_room = room - tail_room - defs_room - middle_room;
 
     let tail = tail_lines(window.last_chars(), tail_room);
     let (_, tail_newlines) = count_chars_and_newlines(tail.as_bytes());
     let tail_lines_count = tail_newlines + u64::from(!tail.is_empty() && !tail.ends_with('\n'));
     let first_tail = totals.lines + 1 - tail_lines_count;
 
-    let mut head = head_lines(&window.head, head_room)?;
-    let mut last_head = count_chars_and_newlines(head.as_bytes()).1;
+    let head = &planner.head;
+    let mut shown = head.shown(head_room, frame.gap_len);
+    let mut chosen = planner.window.middle(
+        middle_room.saturating_sub(frame.gap_len),
+        shown.last,
+        first_tail,
+    );
+    if chosen.is_empty() && middle_room > 0 {
+        shown = head.shown(head_room + middle_room, frame.gap_len);
+    }
     let mut spent = 0;
-    let mut chosen: Vec<&Line> = Vec::new();
-    for def in defs
+    for def in planner
+        .defs
         .iter()
-        .filter(|d| d.no > last_head && d.end() < first_tail)
+        .filter(|d| d.no > shown.last && d.end() < first_tail)
     {
         let cost = def.chars + 1 + frame.gap_len;
         if spent + cost <= defs_room {
@@ -198,31 +317,41 @@ fn cut(frame: &Frame<'_>, defs: &[Line]) -> Option<Plan> {
     }
     // What the definitions left goes to the head; any it now covers are shown there.
     if spent < defs_room {
-        head = head_lines(&window.head, head_room + defs_room - spent)?;
-        last_head = count_chars_and_newlines(head.as_bytes()).1;
-        chosen.retain(|d| d.no > last_head);
+        shown = head.shown(head_room + defs_room - spent, frame.gap_len);
+        chosen.retain(|d| d.no > shown.last);
     }
-    let shown = (1..=last_head)
-        .chain(chosen.iter().flat_map(|d| d.no..=d.end()))
-        .chain(first_tail..=totals.lines);
-    let omitted = gaps(shown, totals.lines);
-    let mut segments = vec![head.to_owned()];
-    let mut defs = chosen.iter().peekable();
-    for gap in &omitted {
-        let before = segments.last_mut()?;
-        while let Some(def) = defs.next_if(|d| d.no < gap.first) {
-            before.push_str(&def.text);
-            before.push('\n');
+    if shown.lines.is_empty() {
+        return None;
+    }
+    let mut pieces: Vec<(u64, u64, &str)> = shown
+        .lines
+        .iter()
+        .chain(&chosen)
+        .map(|l| (l.no, l.end(), l.text.as_str()))
+        .collect();
+    if !tail.is_empty() {
+        pieces.push((
+            first_tail,
+            totals.lines,
+            tail.strip_suffix('\n').unwrap_or(tail),
+        ));
+    }
+    fill_small_gaps(frame, planner, tail, &mut pieces);
+    let omitted = gaps(pieces.iter().flat_map(|&(a, b, _)| a..=b), totals.lines);
+    let mut segments = vec![String::new()];
+    let mut next = 1;
+    for (first, last, text) in pieces {
+        if first > next {
+            segments.push(String::new());
         }
+        let segment = segments.last_mut()?;
+        segment.push_str(text);
+        segment.push('\n');
+        next = last + 1;
+    }
+    if next <= totals.lines {
         segments.push(String::new());
     }
-    // Definitions just above the tail come after the last gap, before the tail.
-    let last = segments.last_mut()?;
-    for def in defs {
-        last.push_str(&def.text);
-        last.push('\n');
-    }
-    last.push_str(tail);
     frame.plan(omitted, segments)
 }
 
@@ -239,6 +368,11 @@ impl Planner for ReadPlanner {
             all: Some(Vec::new()),
             all_chars: 0,
             annotation: None,
+            recent: std::collections::VecDeque::new(),
+            recent_chars: 0,
+            leads: Vec::new(),
+            head: Head::new(room),
+            window: Window::new(room),
             room,
         }
     }
@@ -254,7 +388,7 @@ impl Planner for ReadPlanner {
                 return Some(plan);
             }
         }
-        cut(&frame, &self.defs)
+        cut(&frame, &self)
     }
 }
 

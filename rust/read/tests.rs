@@ -106,3 +106,136 @@ fn other_tools_are_not_read_as_files() {
     engine.feed_str(&source(60));
     assert_ne!(engine.finish().plan.shape, Shape::Read);
 }
+
+/// A file with a licence header and doc comments around its code.
+fn documented_source(functions: usize) -> String {
+    let mut text = String::new();
+    for i in 0..15 {
+        writeln!(
+            text,
+            "# Licence line {i}: terms that every copy of the file carries."
+        )
+        .unwrap();
+    }
+    text.push_str("import os\n\n");
+    for i in 0..functions {
+        writeln!(text, "def function_{i:03}(argument):").unwrap();
+        text.push_str("    \"\"\"What the function does, at length.\n\n");
+        for j in 0..4 {
+            writeln!(text, "    Paragraph {j} of the docstring of function {i}.").unwrap();
+        }
+        text.push_str("    \"\"\"\n");
+        writeln!(text, "    return argument * {i}  # the code").unwrap();
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn a_cut_read_folds_its_licence_header_and_docstrings_to_show_more_code() {
+    let text = documented_source(40);
+    let (out, shape) = read(&text, 2000);
+    assert_eq!(shape, Shape::Read);
+    assert!(
+        out.starts_with("[lines 1-15 omitted]\nimport os\n"),
+        "{out}"
+    );
+    // Before the closing marker (the tail may end inside a docstring), no docstring line: the
+    // head shows each function's code, in order, and each docstring as one marker.
+    let closing = out.find("[shapeclip:").expect(&out);
+    assert!(!out[..closing].contains("Paragraph"), "{out}");
+    for i in 0..8 {
+        assert!(
+            out.contains(&format!("    return argument * {i}  # the code\n")),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn strings_in_code_are_not_docstrings() {
+    let mut reader = code::FillerReader::default();
+    let filler: Vec<bool> = [
+        "query = \"\"\"",
+        "SELECT name FROM users",
+        "\"\"\"",
+        "def f():",
+        "    '''One line.'''",
+        "    r\"\"\"Raw docstring",
+        "    on two lines.\"\"\"",
+        "/*",
+        " licence text",
+        " */",
+        "# \"\"\" in a comment opens nothing",
+        "return 1",
+    ]
+    .iter()
+    .map(|line| reader.is_filler(line))
+    .collect();
+    assert_eq!(
+        filler,
+        [
+            false, false, false, false, true, true, true, true, true, true, true, false
+        ]
+    );
+}
+
+/// A windowed viewer's view of lines `first..first + 100` of a 2,000-line file.
+fn window(first: usize) -> String {
+    let mut text = String::from("[File: /repo/src/module.py (2000 lines total)]\n");
+    if first > 1 {
+        writeln!(text, "({} more lines above)", first - 1).unwrap();
+    }
+    for no in first..first + 100 {
+        writeln!(
+            text,
+            "{no}:    value_{no} = compute(argument, {no})  # step"
+        )
+        .unwrap();
+    }
+    write!(text, "({} more lines below)", 2000 - (first + 99)).unwrap();
+    text
+}
+
+#[test]
+fn a_window_positioned_inside_a_file_keeps_its_middle() {
+    let (out, shape) = read(&window(1201), 2000);
+    assert_eq!(shape, Shape::Read);
+    assert!(char_count(&out) <= 2000, "{out}");
+    assert!(out.contains("\n1250:    value_1250 "), "{out}");
+    assert!(out.contains("\n1201:    value_1201 "), "{out}");
+    assert!(out.ends_with("(700 more lines below)"), "{out}");
+}
+
+#[test]
+fn a_window_from_the_first_line_is_read_from_its_head() {
+    let (out, _) = read(&window(1), 2000);
+    assert!(!out.contains("\n50:    value_50 "), "{out}");
+    assert!(out.contains("\n1:    value_1 "), "{out}");
+}
+
+#[test]
+fn no_gap_marker_stands_for_fewer_characters_than_it_takes() {
+    // Short functions whose definitions follow a blank line and a closing line.
+    let mut text = String::new();
+    for i in 0..200 {
+        writeln!(text, "def function_{i:03}(argument):\n    return {i}\n").unwrap();
+    }
+    for budget in [500, 800, 2000, 4000] {
+        let (out, _) = read(&text, budget);
+        let lines: Vec<&str> = text.lines().collect();
+        for marker in out.lines().filter(|l| l.starts_with("[line")) {
+            let range = marker
+                .trim_start_matches("[lines ")
+                .trim_start_matches("[line ")
+                .trim_end_matches(" omitted]");
+            let (a, b) = range.split_once('-').unwrap_or((range, range));
+            let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+            let chars: usize = lines[a - 1..b].iter().map(|l| l.len() + 1).sum();
+            assert!(
+                chars > marker.len() + 1,
+                "{budget}: {marker} for {chars}\n{out}"
+            );
+        }
+    }
+}

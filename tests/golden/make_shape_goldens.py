@@ -39,6 +39,21 @@ CASES = {
     "cat_n_argparse_stdlib": Case("read_file", "read", ["cat", "-n", "argparse.py"], "stdlib"),
     "cat_textwrap_stdlib": Case("read_file", "read", ["cat", "textwrap.py"], "stdlib"),
     "nl_ba_shlex_stdlib": Case("read_file", "read", ["nl", "-ba", "shlex.py"], "stdlib"),
+    # A windowed viewer pointed at line 1250 (SWE-agent's `open argparse.py 1250`): its header,
+    # the lines above and below, and the 100 numbered lines around the line, made the way that
+    # viewer makes them (`grep -n` and a line range).
+    "window_at_1250_argparse_stdlib": Case(
+        "read_file",
+        "read",
+        [
+            "sh",
+            "-c",
+            'n=$(wc -l < argparse.py); echo "[File: argparse.py ($n lines total)]"; '
+            'echo "(1199 more lines above)"; grep -n "" argparse.py | sed -n 1200,1299p; '
+            'echo "($((n - 1299)) more lines below)"',
+        ],
+        "stdlib",
+    ),
     "find_packages_with_pycache_stdlib": Case(
         "bash", "listing", ["find", "asyncio", "email", "json", "xml", "concurrent", "-type", "f"], "stdlib"
     ),
@@ -54,10 +69,12 @@ def roots() -> dict[str, Path]:
     return {"stdlib": Path(sysconfig.get_paths()["stdlib"]), "repo": REPO}
 
 
-def generate() -> None:
+def generate(names: list[str]) -> None:
     HERE.mkdir(parents=True, exist_ok=True)
     where = roots()
     for name, case in CASES.items():
+        if names and name not in names:
+            continue
         # Fixed collation and no colour, so the listing's order is the same on every machine.
         env = {"LC_ALL": "C", "PATH": "/usr/bin:/bin", "GIT_PAGER": "cat", "HOME": str(REPO)}
         out = subprocess.run(case.argv, cwd=where[case.root], capture_output=True, check=True, env=env).stdout
@@ -81,9 +98,13 @@ def refresh() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--refresh", action="store_true", help="only rewrite the expected files")
+    parser.add_argument("names", nargs="*", help="run only these cases' commands (default: all)")
     args = parser.parse_args()
+    unknown = sorted(set(args.names) - CASES.keys())
+    if unknown:
+        parser.error(f"no such case: {', '.join(unknown)}")
     if not args.refresh:
-        generate()
+        generate(args.names)
     refresh()
 
 

@@ -1,0 +1,165 @@
+//! The beginning of a read with its longer runs of filler folded: when a read is cut, its
+//! head shows the code of as many lines as the room allows, and each long run of blank,
+//! comment and docstring lines ([`FillerReader`]) stands as one exact gap marker instead.
+//!
+//! A licence header, a block of doc comments or a long docstring can fill most of a small
+//! budget; an agent reading a file acts on its code far more often. A short run is shown: a
+//! marker would cost about as much as it saves.
+
+use super::Line;
+use super::code::FillerReader;
+
+/// A run of filler longer than this is folded whatever the width of its marker (twice the
+/// widest gap marker of any real input); a shorter one keeps its lines until the plan knows
+/// whether folding it saves more than twice its marker.
+const RUN_KEPT_CHARS: u64 = 128;
+
+/// The least a folded run costs shown: the narrowest gap marker, `[line 1 omitted]` and its
+/// newline. It bounds how many runs the head holds.
+const LEAST_MARKER: u64 = 18;
+
+#[derive(Debug)]
+struct Run {
+    last: u64,
+    chars: u64,
+    /// Its lines while the run holds at most `RUN_KEPT_CHARS`, else empty.
+    lines: Vec<Line>,
+}
+
+#[derive(Debug)]
+enum Item {
+    Line(Line),
+    Run(Run),
+}
+
+#[derive(Clone, Copy)]
+enum ItemRef<'h> {
+    Line(&'h Line),
+    Run(&'h Run),
+}
+
+impl<'h> From<&'h Item> for ItemRef<'h> {
+    fn from(item: &'h Item) -> Self {
+        match item {
+            Item::Line(line) => ItemRef::Line(line),
+            Item::Run(run) => ItemRef::Run(run),
+        }
+    }
+}
+
+/// The head of a read, line by line, until what it would show passes its room.
+#[derive(Debug)]
+pub(super) struct Head {
+    items: Vec<Item>,
+    run: Option<Run>,
+    filler: FillerReader,
+    /// The least the items cost shown: each line whole, each run at most its marker.
+    cost: u64,
+    room: u64,
+    full: bool,
+}
+
+/// What a plan shows of the head: whole lines (`Line::text` without the last `'\n'`) in
+/// order, and the number of the last line it covers, shown or folded.
+pub(super) struct Shown<'h> {
+    pub lines: Vec<&'h Line>,
+    pub last: u64,
+}
+
+impl Head {
+    pub(super) fn new(room: u64) -> Self {
+        Head {
+            items: Vec::new(),
+            run: None,
+            filler: FillerReader::default(),
+            cost: 0,
+            room,
+            full: false,
+        }
+    }
+
+    /// Reads the next line of the input, `whole` when it is a complete line (not a piece of
+    /// a long one, not the input's unterminated last line): the head ends before any other.
+    pub(super) fn line(&mut self, line: &crate::lines::Line<'_>, whole: bool) {
+        if self.full {
+            return;
+        }
+        if !whole {
+            self.full = true;
+            self.close_run();
+            return;
+        }
+        let kept = Line::new(line);
+        if self.filler.is_filler(line.text) {
+            let run = self.run.get_or_insert_with(|| Run {
+                last: line.no,
+                chars: 0,
+                lines: Vec::new(),
+            });
+            run.last = line.no;
+            run.chars += kept.chars + 1;
+            if run.chars <= RUN_KEPT_CHARS {
+                run.lines.push(kept);
+            } else {
+                run.lines.clear();
+            }
+            return;
+        }
+        self.close_run();
+        self.cost += kept.chars + 1;
+        self.items.push(Item::Line(kept));
+        self.full = self.cost > self.room;
+    }
+
+    /// Whether the head has read all it can show.
+    pub(super) fn full(&self) -> bool {
+        self.full
+    }
+
+    fn close_run(&mut self) {
+        if let Some(run) = self.run.take() {
+            self.cost += run.chars.min(LEAST_MARKER);
+            self.items.push(Item::Run(run));
+        }
+    }
+
+    /// The head within `room` characters, where a folded run costs `gap_len`: a run is folded
+    /// when it holds more than twice that.
+    pub(super) fn shown(&self, room: u64, gap_len: u64) -> Shown<'_> {
+        let mut shown = Shown {
+            lines: Vec::new(),
+            last: 0,
+        };
+        let mut spent = 0;
+        // A read that ends in filler (or was cut there) ends with a run still open.
+        let open = self.run.iter().map(ItemRef::Run);
+        for item in self.items.iter().map(ItemRef::from).chain(open) {
+            match item {
+                ItemRef::Line(line) => {
+                    spent += line.chars + 1;
+                    if spent > room {
+                        break;
+                    }
+                    shown.lines.push(line);
+                    shown.last = line.no;
+                }
+                ItemRef::Run(run) if run.lines.is_empty() || run.chars > 2 * gap_len => {
+                    spent += gap_len;
+                    if spent > room {
+                        break;
+                    }
+                    shown.last = run.last;
+                }
+                ItemRef::Run(run) => {
+                    spent += run.chars;
+                    if spent > room {
+                        break;
+                    }
+                    shown.lines.extend(&run.lines);
+                    shown.last = run.last;
+                }
+            }
+        }
+        shown
+    }
+}

@@ -1,0 +1,128 @@
+//! A viewer's window positioned inside a file: the view that SWE-agent-style windowed viewers
+//! print (`[File: PATH (N lines total)]`, `(M more lines above)`, then numbered lines `K:text`
+//! and `(L more lines below)`). Such a viewer centres its window on the line it was pointed
+//! at (its `open FILE LINE` and `goto LINE`), so when the window is cut, the lines around its
+//! middle are kept as well as its head: they are where the agent was looking.
+//!
+//! A window that starts at the file's first line says no lines above, and is read from its
+//! head like any file.
+
+use super::Line;
+
+/// A window holds at most this many times the room; a longer read is no viewer's window.
+const MAX_ROOMS: u64 = 8;
+
+/// How many lines may come before the `(M more lines above)` line (the `[File: ...]` line).
+const HEADER_LINES: u64 = 2;
+
+/// The lines of a positioned window, while the read may still be one.
+#[derive(Debug)]
+pub(super) struct Window {
+    /// `None` once the read is known not to be a positioned window.
+    lines: Option<Vec<Line>>,
+    /// The number of the `(M more lines above)` line, once seen.
+    above: Option<u64>,
+    chars: u64,
+    room: u64,
+}
+
+/// Whether `text` is `(M more lines above)`.
+fn says_lines_above(text: &str) -> bool {
+    text.strip_prefix('(')
+        .and_then(|t| t.strip_suffix(" more lines above)"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `text` starts with a viewer's line number, `K:`.
+fn is_numbered(text: &str) -> bool {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && text.as_bytes().get(digits) == Some(&b':')
+}
+
+impl Window {
+    pub(super) fn new(room: u64) -> Self {
+        Window {
+            lines: Some(Vec::new()),
+            above: None,
+            chars: 0,
+            room,
+        }
+    }
+
+    /// Reads the next line, `whole` when it is not a piece of a longer one.
+    pub(super) fn line(&mut self, line: &crate::lines::Line<'_>, whole: bool) {
+        let Some(lines) = &mut self.lines else { return };
+        let positioned = match self.above {
+            None if line.no <= HEADER_LINES + 1 && says_lines_above(line.text) => {
+                self.above = Some(line.no);
+                true
+            }
+            None => line.no <= HEADER_LINES,
+            Some(above) => line.no > above + 1 || is_numbered(line.text),
+        };
+        let kept = Line::new(line);
+        self.chars += kept.chars + 1;
+        if !positioned || !whole || self.chars > self.room.saturating_mul(MAX_ROOMS) {
+            self.lines = None;
+            return;
+        }
+        lines.push(kept);
+    }
+
+    /// Line `no` of a positioned window.
+    pub(super) fn shown_line(&self, no: u64) -> Option<&Line> {
+        let index = usize::try_from(no.checked_sub(1)?).ok()?;
+        self.lines
+            .as_ref()?
+            .get(index)
+            .filter(|_| self.above.is_some())
+    }
+
+    /// Whether the read is a window positioned inside a file.
+    pub(super) fn positioned(&self) -> bool {
+        self.lines.is_some() && self.above.is_some()
+    }
+
+    /// The lines around the window's middle within `room` characters, in order, none at or
+    /// before line `after` or at or after line `before`; empty when the read is no
+    /// positioned window.
+    pub(super) fn middle(&self, room: u64, after: u64, before: u64) -> Vec<&Line> {
+        let (Some(lines), Some(above)) = (&self.lines, self.above) else {
+            return Vec::new();
+        };
+        // The numbered lines run from the one after `(M more lines above)` to the last
+        // numbered one (the line after it says how many lines are below).
+        let Some(last) = lines.iter().rposition(|l| is_numbered(&l.text)) else {
+            return Vec::new();
+        };
+        let first = usize::try_from(above).unwrap_or(usize::MAX);
+        if first > last {
+            return Vec::new();
+        }
+        let usable = |i: usize| lines[i].no > after && lines[i].no < before;
+        let cost = |i: usize| lines[i].chars + 1;
+        let mid = first + (last - first) / 2;
+        if !usable(mid) || cost(mid) > room {
+            return Vec::new();
+        }
+        let (mut low, mut high) = (mid, mid);
+        let mut spent = cost(mid);
+        // Grow one line below, then one above, while they fit.
+        loop {
+            let mut grew = false;
+            if high < last && usable(high + 1) && spent + cost(high + 1) <= room {
+                high += 1;
+                spent += cost(high);
+                grew = true;
+            }
+            if low > first && usable(low - 1) && spent + cost(low - 1) <= room {
+                low -= 1;
+                spent += cost(low);
+                grew = true;
+            }
+            if !grew {
+                return lines[low..=high].iter().collect();
+            }
+        }
+    }
+}

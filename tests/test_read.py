@@ -1,0 +1,97 @@
+"""The read planner from Python, on generated source files: every plan stays within the budget
+and streams as one call; no gap marker stands for lines shorter than itself; and a read only a
+little too long loses only blank and comment lines, never a line of code."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import shapeclip
+from helpers import assert_every_path_agrees
+
+pytestmark = pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
+
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12)
+GAP = re.compile(r"^\[lines? (\d+)(?:-(\d+))? omitted\]$", re.MULTILINE)
+
+
+@st.composite
+def code_line(draw: st.DrawFn) -> str:
+    indent = " " * draw(st.sampled_from([0, 4, 8]))
+    kind = draw(st.sampled_from(["def", "code", "code", "code", "comment", "blank", "doc"]))
+    name = draw(WORDS)
+    if kind == "def":
+        return f"{indent}def {name}(argument):"
+    if kind == "code":
+        return f"{indent}{name} = compute({draw(WORDS)}, {draw(st.integers(0, 999))})"
+    if kind == "comment":
+        return f"{indent}# {' '.join(draw(st.lists(WORDS, min_size=1, max_size=8)))}"
+    if kind == "doc":
+        body = "\n".join(f"{indent}{draw(WORDS)} {draw(WORDS)} {draw(WORDS)}" for _ in range(draw(st.integers(0, 6))))
+        return f'{indent}"""{draw(WORDS)}\n{body}\n{indent}"""'
+    return ""
+
+
+sources = st.lists(code_line(), min_size=1, max_size=300).map(lambda lines: "\n".join(lines) + "\n")
+
+
+@st.composite
+def documented(draw: st.DrawFn) -> str:
+    """Code with long comment blocks between its lines: a file a little too long once."""
+    parts = []
+    for line in draw(st.lists(code_line(), min_size=4, max_size=60)):
+        parts.append(line)
+        if draw(st.booleans()):
+            block = draw(st.integers(2, 8))
+            parts.extend(f"# {draw(WORDS)} {draw(WORDS)} {draw(WORDS)} {draw(WORDS)}" for _ in range(block))
+    return "\n".join(parts) + "\n"
+
+
+def filler(lines: list[str]) -> list[bool]:
+    """Whether each line is blank, a comment, or in a docstring (which here opens a line)."""
+    out, inside = [], False
+    for line in lines:
+        stripped = line.strip()
+        opens = stripped.startswith('"""') and stripped.count('"""') % 2 == 1
+        out.append(inside or not stripped or stripped.startswith(("#", '"""')))
+        inside = inside != (opens or (inside and '"""' in stripped))
+    return out
+
+
+def gaps(out: str) -> list[tuple[int, int, str]]:
+    return [(int(m.group(1)), int(m.group(2) or m.group(1)), m.group(0)) for m in GAP.finditer(out)]
+
+
+@given(text=sources, budget=st.integers(400, 6000))
+def test_no_gap_marker_stands_for_lines_shorter_than_itself(text: str, budget: int) -> None:
+    result = shapeclip.compress_detailed(text, "read_file", budget)
+    assert len(result.text) <= budget
+    lines = text.split("\n")
+    for first, last, marker in gaps(result.text):
+        hidden = sum(len(line) + 1 for line in lines[first - 1 : last])
+        assert hidden > len(marker) + 1, (marker, lines[first - 1 : last])
+
+
+@given(text=documented(), share=st.floats(0.7, 1.0))
+def test_a_read_a_little_too_long_loses_only_blank_and_comment_lines(text: str, share: float) -> None:
+    budget = max(400, int(len(text) * share))
+    lines = text.split("\n")[:-1]
+    is_filler = filler(lines)
+    code = sum(len(line) + 1 for line, fill in zip(lines, is_filler, strict=True) if not fill)
+    runs = sum(1 for i, fill in enumerate(is_filler) if fill and (i == 0 or not is_filler[i - 1]))
+    # Room for every code line, a marker for each run of filler and the longest closing
+    # marker: then dropping filler is enough, and nothing else may go.
+    assume(len(text) > budget and code + 30 * runs + budget // 6 <= budget)
+    result = shapeclip.compress_detailed(text, "read_file", budget)
+    assert result.shape == "read"
+    for first, last, _ in gaps(result.text):
+        assert all(is_filler[first - 1 : last]), lines[first - 1 : last]
+
+
+@given(text=sources, budget=st.integers(400, 6000))
+def test_a_read_streams_as_one_call(text: str, budget: int) -> None:
+    assert_every_path_agrees(text, "read_file", budget)
