@@ -9,9 +9,12 @@ Each test runs the real command under `python -X importtime` and reads what it i
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import shapeclip
 
@@ -56,6 +59,26 @@ def test_the_package_still_offers_every_public_name() -> None:
     exec("from shapeclip import *", names)
     assert set(shapeclip.__all__) <= set(names) and set(shapeclip.__all__) <= set(dir(shapeclip))
     assert shapeclip.compress("x\n" * 100, "bash", 50).count("\n") < 100
+
+
+def test_the_type_checker_sees_the_public_names_where_they_are_found() -> None:
+    # The package's table of names is the one list; a type checker cannot run it, so the
+    # `if TYPE_CHECKING:` imports repeat it, each as `X as X` (exported), and must agree.
+    tree = ast.parse(Path(shapeclip.__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    typed = {}
+    for node in ast.walk(block):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                assert alias.asname == alias.name, f"{alias.name} is not marked as exported"
+                typed[alias.name] = f"{'.' * node.level}{node.module}"
+    homes = {name: home for home, names in shapeclip._EXPORTS.items() for name in names}
+    assert typed.keys() == homes.keys()
+    for name, home in homes.items():
+        # A name may be imported from the submodule that defines it (see `microcompact`).
+        assert typed[name] == home or typed[name].startswith(f"{home}."), name
+        assert getattr(shapeclip, name) is getattr(importlib.import_module(typed[name], "shapeclip"), name), name
+    assert set(shapeclip.__all__) == {*homes, "__version__"}
 
 
 def test_the_digest_machinery_loads_only_when_a_digest_is_named() -> None:

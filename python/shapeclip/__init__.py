@@ -18,38 +18,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from .api import Compressed, Compressor, acompress, backend, compress, compress_detailed
-    from .digest import Digest
-    from .ledger import Ledger
-    from .messages import (
-        EXEMPT_TOOLS,
-        Budget,
-        CompressedMessages,
-        CompressReport,
-        Microcompacted,
-        MicrocompactReport,
-        acompress_messages,
-        budget_for,
-        compress_messages,
-    )
+from . import defaults
 
-    # From its own module: under TYPE_CHECKING, mypy reads `from .messages import microcompact`
-    # as the submodule of that name.
-    from .messages.microcompact import microcompact
-    from .profiles import DEFAULT, TOOL_PROFILES, Profile, profile_for
-    from .store import Entry, Store
+__version__ = defaults.VERSION
 
-__version__ = "0.1.0"
-# Defaults that the command line and the hooks read without importing the compressor:
-#: The budget, in characters, of a call that gives none, and the default `--budget`.
-DEFAULT_BUDGET = 16_000
-#: Seconds a digest gets (`shapeclip.digest.DEFAULT_TIMEOUT`), and the default `--digest-timeout`.
-DEFAULT_DIGEST_TIMEOUT = 10.0
-
-# The public names, by the module each comes from.
+# The public names, by the module each comes from: the one list of them. `__all__` and the
+# look-ups below are made from it; nothing inside the package imports from here.
 _EXPORTS = {
-    ".api": ("Compressed", "Compressor", "acompress", "backend", "compress", "compress_detailed"),
+    ".api": ("Compressor", "acompress", "backend", "compress", "compress_detailed"),
+    ".defaults": ("DEFAULT_BUDGET", "DEFAULT_DIGEST_TIMEOUT"),
     ".digest": ("Digest",),
     ".ledger": ("Ledger",),
     ".messages": (
@@ -57,40 +34,48 @@ _EXPORTS = {
         "acompress_messages", "budget_for", "compress_messages", "microcompact",
     ),
     ".profiles": ("DEFAULT", "TOOL_PROFILES", "Profile", "profile_for"),
+    ".result": ("Compressed",),
     ".store": ("Entry", "Store"),
 }  # fmt: skip
 _HOMES = {name: module for module, names in _EXPORTS.items() for name in names}
+__all__ = sorted(["__version__", *_HOMES])
 # Subpackages whose functions are called by their full name, `shapeclip.digest.apply(...)`,
 # after a plain `import shapeclip`.
 _HOMES["digest"] = ".digest"
 
-__all__ = [
-    "DEFAULT",
-    "EXEMPT_TOOLS",
-    "TOOL_PROFILES",
-    "Budget",
-    "CompressReport",
-    "Compressed",
-    "CompressedMessages",
-    "Compressor",
-    "Digest",
-    "Entry",
-    "Ledger",
-    "MicrocompactReport",
-    "Microcompacted",
-    "Profile",
-    "Store",
-    "__version__",
-    "acompress",
-    "acompress_messages",
-    "backend",
-    "budget_for",
-    "compress",
-    "compress_detailed",
-    "compress_messages",
-    "microcompact",
-    "profile_for",
-]
+if TYPE_CHECKING:
+    # What a type checker cannot read from the table above, which it does not run: the same
+    # names from the same modules (tests/test_imports.py holds the two equal). `X as X` marks
+    # each as exported, since the checker cannot read the `__all__` made above either.
+    from .api import Compressor as Compressor
+    from .api import acompress as acompress
+    from .api import backend as backend
+    from .api import compress as compress
+    from .api import compress_detailed as compress_detailed
+    from .defaults import DEFAULT_BUDGET as DEFAULT_BUDGET
+    from .defaults import DEFAULT_DIGEST_TIMEOUT as DEFAULT_DIGEST_TIMEOUT
+    from .digest import Digest as Digest
+    from .ledger import Ledger as Ledger
+    from .messages import EXEMPT_TOOLS as EXEMPT_TOOLS
+    from .messages import Budget as Budget
+    from .messages import CompressedMessages as CompressedMessages
+    from .messages import CompressReport as CompressReport
+    from .messages import Microcompacted as Microcompacted
+    from .messages import MicrocompactReport as MicrocompactReport
+    from .messages import acompress_messages as acompress_messages
+    from .messages import budget_for as budget_for
+    from .messages import compress_messages as compress_messages
+
+    # From its own module: under TYPE_CHECKING, mypy reads `from .messages import microcompact`
+    # as the submodule of that name.
+    from .messages.microcompact import microcompact as microcompact
+    from .profiles import DEFAULT as DEFAULT
+    from .profiles import TOOL_PROFILES as TOOL_PROFILES
+    from .profiles import Profile as Profile
+    from .profiles import profile_for as profile_for
+    from .result import Compressed as Compressed
+    from .store import Entry as Entry
+    from .store import Store as Store
 
 
 def __getattr__(name: str) -> Any:

@@ -17,17 +17,18 @@ import threading
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from . import DEFAULT_BUDGET as DEFAULT_BUDGET
 from . import fallback
+from .defaults import DEFAULT_BUDGET
 from .profiles import Profile, profile_for
+from .result import Compressed, DigestRequest
 from .store import Entry, Store
 from .store.keep import Keeper, Kept
 
 if TYPE_CHECKING:  # imported where used: the digest's machinery only when a digest is given
     import logging
 
-    from .digest.request import Digest, DigestRequest
-    from .digest.run import DigestCall, DigestFn
+    from .digest.request import Digest
+    from .digest.run import DigestFn
 
 try:
     from . import _core
@@ -59,38 +60,6 @@ def _warn_once(message: str) -> None:
 def backend() -> str:
     """`"native"` when the Rust core is loaded, else `"python"`."""
     return "native" if _core is not None else "python"
-
-
-@dataclass(frozen=True)
-class Compressed:
-    """A compression's text and the facts about it."""
-
-    text: str
-    #: "passthrough" (fitted, unchanged) or the planner used: "clip", "search", "log", "read", "listing" or "diff"; or
-    #: "failed" when the core failed on a stream that was not stored, so that nothing of it
-    #: could be kept or counted (the counts below are then 0, and the text says so).
-    shape: str
-    #: "native" or "python": which backend produced `text`.
-    backend: str
-    input_chars: int
-    input_lines: int
-    omitted_chars: int
-    omitted_lines: int
-    #: 1-based inclusive line ranges with at least one omitted character.
-    omitted_ranges: tuple[tuple[int, int], ...]
-    #: The digest's call, once one was made (see `shapeclip.digest`).
-    digest: DigestCall | None = None
-    #: The stored copy of the input that the markers point into, when a store was given.
-    stored: Entry | None = None
-    #: Why a store was given but the input is not stored (then markers do not mention it).
-    store_error: str | None = None
-    #: What the digest needs, while one is due: a digest was given, the plan left it room, and
-    #: it has not been asked (`shapeclip.digest.apply` asks it and clears this).
-    digest_request: DigestRequest | None = None
-
-    @property
-    def output_chars(self) -> int:
-        return len(self.text)
 
 
 @dataclass(frozen=True)
@@ -219,7 +188,6 @@ def _from_report(report: _core.Report, options: _Options) -> Compressed | None:
     if options.digest is None or report.digest_at is None or report.digest_input is None:
         return result
     from .digest import run as digest_run
-    from .digest.request import DigestRequest
 
     room = options.budget - len(report.text) - len(digest_run.LEAD)
     if room < digest_run.MIN_ROOM:

@@ -19,13 +19,14 @@ import sys
 import textwrap
 from typing import TYPE_CHECKING
 
-from . import __version__
 from .cli_numbers import positive
+from .defaults import VERSION
 
 if TYPE_CHECKING:
-    from .api import Compressed, Compressor
+    from .api import Compressor
     from .cli_input import Interrupts
     from .digest import Digest
+    from .result import Compressed
 
 # Each command imports what it needs when it runs (`shapeclip hook` needs neither the
 # compressor nor digests, `shapeclip -- make` no hooks, messages or ledger): under a harness's
@@ -105,8 +106,8 @@ def _tool_kinds() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import DEFAULT_BUDGET, DEFAULT_DIGEST_TIMEOUT
     from .api import backend
+    from .defaults import DEFAULT_BUDGET, DEFAULT_DIGEST_TIMEOUT
 
     parser = argparse.ArgumentParser(
         prog="shapeclip",
@@ -158,7 +159,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep no copy of a pipe's or command's output (markers then say to run it again)",
     )
-    parser.add_argument("--version", action="version", version=f"shapeclip {__version__} ({backend()} backend)")
+    parser.add_argument("--version", action="version", version=f"shapeclip {VERSION} ({backend()} backend)")
     return parser
 
 

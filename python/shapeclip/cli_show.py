@@ -23,8 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from . import DEFAULT_BUDGET
 from .cli_numbers import positive
+from .defaults import DEFAULT_BUDGET
 from .store import EVICTED, Ambiguous, Evicted, Store, Unknown
 from .store.store import numbered
 

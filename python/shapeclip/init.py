@@ -23,8 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import DEFAULT_BUDGET
 from .cli_numbers import positive
+from .defaults import DEFAULT_BUDGET
 from .hooks import HARNESSES, shapeclip_argv
 
 #: Where each harness reads its hooks, under the home directory or a project's directory.

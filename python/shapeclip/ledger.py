@@ -16,9 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from .digest.run import DigestCall
 from .messages import CompressReport, MicrocompactReport
 from .messages.budgets import TokenEstimates
+from .result import DigestCall
 
 #: The tool named by a microcompaction's entry, which clears results of many tools at once.
 MICROCOMPACT = "(microcompact)"

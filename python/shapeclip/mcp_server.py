@@ -33,9 +33,10 @@ import anyio.to_thread
 from mcp.server.fastmcp import FastMCP
 from pydantic import Field
 
-from . import DEFAULT_BUDGET, savings
+from . import savings
 from .api import Compressor
 from .cli_input import CHUNK_BYTES
+from .defaults import DEFAULT_BUDGET
 from .store import Refused, Store
 
 #: Characters a `show` answer has unless the call says otherwise: a look, not a read.

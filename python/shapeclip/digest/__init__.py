@@ -16,10 +16,11 @@ in, which is what `compress` does. `openai_chat` and `anthropic_messages` build 
 the official SDK clients.
 """
 
+from ..result import DigestCall, DigestRequest
 from .adapters import anthropic_messages, openai_chat
 from .prompt import PROMPT, PROMPT_VERSION
-from .request import Digest, DigestRequest, aapply, apply
-from .run import DEFAULT_TIMEOUT, LRU, Answer, DigestCall, DigestFn
+from .request import Digest, aapply, apply
+from .run import DEFAULT_TIMEOUT, LRU, Answer, DigestFn
 
 __all__ = [
     "DEFAULT_TIMEOUT",

@@ -1,5 +1,5 @@
-"""A digest and its use: `Digest` says which model to ask and how, `DigestRequest` is what a
-compression leaves for it, and `apply` or `aapply` asks and writes the answer in.
+"""A digest and its use: `Digest` says which model to ask and how, and `apply` or `aapply` asks
+it what a compression's `DigestRequest` (in `shapeclip.result`) needs and writes the answer in.
 
 `compress_detailed(..., digest=d)` never calls a model: clip and log plans leave the digest's
 room in the budget and the result carries a `DigestRequest`. `apply(result, d)` then asks the
@@ -12,13 +12,10 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
+from ..result import Compressed, DigestCall, DigestRequest
 from . import run
-from .run import DEFAULT_TIMEOUT, DigestCall, DigestFn
-
-if TYPE_CHECKING:
-    from ..api import Compressed
+from .run import DEFAULT_TIMEOUT, DigestFn
 
 
 @dataclass(frozen=True)
@@ -55,21 +52,6 @@ def as_digest(digest: object) -> Digest:
     return Digest(digest)
 
 
-@dataclass(frozen=True)
-class DigestRequest:
-    """What a digest of one compressed result needs, and where its answer goes."""
-
-    #: The omitted part as the model reads it: at most 24,000 characters of its lines, those
-    #: with error or warning words first, then a spread of the rest, each with its line number.
-    sample: str
-    #: The tool's name as the model is told it ("" when none was given).
-    tool_name: str
-    #: Characters the answer may take, after the lead " Digest of the omitted part: ".
-    room: int
-    #: The offset in the result's text where the lead and the answer are written.
-    at: int
-
-
 def _asked(request: DigestRequest, digest: Digest) -> run.Request:
     cache = run.DEFAULT_CACHE if digest.cache is None else digest.cache
     return run.Request(digest.fn, request.tool_name, request.sample, request.room, float(digest.timeout), cache)
@@ -86,8 +68,6 @@ def _written(result: Compressed, request: DigestRequest, answer: str | None, cal
 
 def _due(result: object, digest: object) -> tuple[DigestRequest, Digest] | None:
     """The request `result` still carries and the checked digest to answer it, if one is due."""
-    from ..api import Compressed
-
     if not isinstance(result, Compressed):
         raise TypeError(f"result must be a shapeclip.Compressed, not {type(result).__name__}")
     checked = as_digest(digest)

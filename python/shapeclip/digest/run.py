@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     import concurrent.futures
     import logging
 
-from .. import DEFAULT_DIGEST_TIMEOUT
 from ..cut import cut_before
+from ..defaults import DEFAULT_DIGEST_TIMEOUT
+from ..result import DigestCall
 from .identity import identity
 from .prompt import PROMPT_VERSION
 
@@ -60,20 +61,6 @@ class Answer(str):
         answer = super().__new__(cls, text)
         answer.usage = usage
         return answer
-
-
-@dataclass(frozen=True)
-class DigestCall:
-    """One digest request: what went in and out, what it cost, and whether it was used."""
-
-    chars_in: int
-    chars_out: int
-    usage: Mapping[str, int] | None
-    latency_s: float
-    cached: bool
-    #: True when the plain marker was used instead; `reason` says why.
-    fell_back: bool
-    reason: str | None = None
 
 
 class LRU(MutableMapping[str, str]):

@@ -23,8 +23,8 @@ import sys
 from types import ModuleType
 from typing import Any, NoReturn
 
-from .. import DEFAULT_BUDGET
 from ..cli_numbers import positive
+from ..defaults import DEFAULT_BUDGET
 from . import claude_code, codex, gemini, opencode, output
 from .output import Cut, Settings
 

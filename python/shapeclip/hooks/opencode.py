@@ -18,7 +18,7 @@ import json
 import shlex
 from typing import Any
 
-from .. import DEFAULT_BUDGET
+from ..defaults import DEFAULT_BUDGET
 from .output import Settings, compressed_and_stored
 
 NAME = "opencode"

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..api import DEFAULT_BUDGET, compress
+from ..api import compress
+from ..defaults import DEFAULT_BUDGET
 from ..store import Store
 
 #: The name Hermes gives its shell tool.

@@ -20,7 +20,7 @@ from langchain_core.messages import ToolMessage
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
 
-from ..api import DEFAULT_BUDGET
+from ..defaults import DEFAULT_BUDGET
 from ..hooks.output import compressed_output
 from ..store import Store
 

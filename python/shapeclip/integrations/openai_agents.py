@@ -20,7 +20,8 @@ from typing import Any
 from agents import FunctionTool
 from agents.tool_context import ToolContext
 
-from ..api import DEFAULT_BUDGET, compress
+from ..api import compress
+from ..defaults import DEFAULT_BUDGET
 from ..store import Store
 
 

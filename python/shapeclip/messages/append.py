@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, cast
 
 from .. import api
-from ..api import Compressed
 from ..digest.request import Digest, aapply, apply
 from ..digest.run import DigestFn
+from ..result import Compressed
 from ..store import Store
 from .budgets import (
     DEFAULT_BUDGET,
