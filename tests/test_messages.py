@@ -147,7 +147,7 @@ def test_shapeclips_own_retrieval_command_is_exempt_and_exempt_can_be_changed() 
 
 
 def test_budget_for_scales_with_the_window_between_floor_and_cap() -> None:
-    assert budget_for(128_000) == Budget(16_000, 64_000) == shapeclip.messages.DEFAULT_BUDGET
+    assert budget_for(128_000) == Budget(16_000, 64_000) == shapeclip.messages.DEFAULT_MESSAGE_BUDGET
     assert budget_for(200_000).per_result == 25_000
     assert budget_for(8_000) == Budget(2_000, 8_000)
     assert budget_for(2_000_000) == Budget(50_000, 200_000)

@@ -8,11 +8,11 @@ OpenAI Chat Completions messages, OpenAI Responses input items and Anthropic mes
 """
 
 from .append import CompressedMessages, CompressReport, ResultReport, acompress_messages, compress_messages
-from .budgets import DEFAULT_BUDGET, EXEMPT_TOOLS, MIN_SHARE, Budget, budget_for, estimate_tokens
+from .budgets import DEFAULT_MESSAGE_BUDGET, EXEMPT_TOOLS, MIN_SHARE, Budget, budget_for, estimate_tokens
 from .microcompact import ClearedResult, Microcompacted, MicrocompactReport, microcompact, placeholder
 
 __all__ = [
-    "DEFAULT_BUDGET",
+    "DEFAULT_MESSAGE_BUDGET",
     "EXEMPT_TOOLS",
     "MIN_SHARE",
     "Budget",

@@ -22,7 +22,7 @@ from ..digest.run import DigestFn
 from ..result import Compressed
 from ..store import Store
 from .budgets import (
-    DEFAULT_BUDGET,
+    DEFAULT_MESSAGE_BUDGET,
     EXEMPT_TOOLS,
     MIN_SHARE,
     Budget,
@@ -204,7 +204,7 @@ def compress_messages(
     messages: Sequence[Any],
     *,
     start: int = 0,
-    budget: Budget | int = DEFAULT_BUDGET,
+    budget: Budget | int = DEFAULT_MESSAGE_BUDGET,
     exempt: Collection[str] = EXEMPT_TOOLS,
     digest: Digest | DigestFn | None = None,
     store: Store | None = None,
@@ -237,7 +237,7 @@ async def acompress_messages(
     messages: Sequence[Any],
     *,
     start: int = 0,
-    budget: Budget | int = DEFAULT_BUDGET,
+    budget: Budget | int = DEFAULT_MESSAGE_BUDGET,
     exempt: Collection[str] = EXEMPT_TOOLS,
     digest: Digest | DigestFn | None = None,
     store: Store | None = None,

@@ -23,6 +23,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..defaults import DEFAULT_BUDGET
 from .items import strings_in
 
 CHARS_PER_TOKEN = 4
@@ -86,9 +87,9 @@ class Budget:
     """Character budgets for the tool results of a message list."""
 
     #: Characters one result keeps at most.
-    per_result: int = 16_000
+    per_result: int = DEFAULT_BUDGET
     #: Characters the results of one assistant turn keep together at most (see `MIN_SHARE`).
-    per_turn: int = RESULTS_PER_TURN * 16_000
+    per_turn: int = RESULTS_PER_TURN * DEFAULT_BUDGET
     #: `per_result` for particular tools, by name (kept in lower case: names match in any case).
     tools: Mapping[str, int] = field(default_factory=dict)
 
@@ -107,8 +108,9 @@ class Budget:
         return self.tools.get(tool_name.strip().lower(), self.per_result)
 
 
-#: The budgets of a 128K-token window, as `budget_for(128_000)` gives them.
-DEFAULT_BUDGET = Budget()
+#: The budgets of a 128K-token window, as `budget_for(128_000)` gives them: what `compress_messages`
+#: uses when given none. (`shapeclip.DEFAULT_BUDGET` is the int `compress` uses.)
+DEFAULT_MESSAGE_BUDGET = Budget()
 
 
 def budget_for(context_tokens: int) -> Budget:
