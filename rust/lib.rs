@@ -109,6 +109,9 @@ impl From<Outcome> for Report {
 }
 
 /// A streaming compression: `feed` chunks of `str` or `bytes`, then `finish` once.
+///
+/// Its arguments are keyword-only: four of them are numbers, and two numbers side by side
+/// could be swapped without an error.
 #[pyclass(module = "shapeclip._core")]
 struct Compressor {
     engine: Option<Engine>,
@@ -117,7 +120,7 @@ struct Compressor {
 #[pymethods]
 impl Compressor {
     #[new]
-    #[pyo3(signature = (budget, kind, tool, head_weight, tail_weight, digest_room=0))]
+    #[pyo3(signature = (*, budget, kind, tool, head_weight, tail_weight, digest_room=0))]
     fn new(
         budget: u64,
         kind: &str,

@@ -150,7 +150,14 @@ def _start_core(options: _Options) -> _core.Compressor | None:
         return None
     head, tail = options.profile.weights()
     try:
-        return _core.Compressor(options.budget, options.profile.kind, options.tool, head, tail, options.digest_room())
+        return _core.Compressor(
+            budget=options.budget,
+            kind=options.profile.kind,
+            tool=options.tool,
+            head_weight=head,
+            tail_weight=tail,
+            digest_room=options.digest_room(),
+        )
     except _NativeFailure as exc:
         _warn_once(f"the native core failed to start ({exc!r})")
         return None
