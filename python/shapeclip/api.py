@@ -1,10 +1,13 @@
 """The public entry points: `compress`, `acompress`, `compress_detailed` and `Compressor`.
 
-The work runs in the native core when it loaded, else in the bounded pure-Python clip. The core
-answers its own planners' failures (a planner that panics is dropped and the clip plans
-instead), so only a failure of its reading escapes, as `EngineError`. Then a one-shot call
-clips the text it still holds in Python, and a stream re-reads its stored copy if there is one;
-without one the result says that shapeclip failed and nothing of the output could be kept.
+Every compression takes one path, `_Compression`: each chunk fed, then one finish; a one-shot
+call is one feed of its text and a finish, as in the core. The work runs in the native core
+when it loaded, else in the bounded pure-Python clip. The core answers its own planners'
+failures (a planner that panics is dropped and the clip plans instead), so only a failure of
+its reading escapes, as `EngineError`. That failure, and an answer over the budget, are answered
+in one place (`_Compression._fallback`): the pure-Python clip over the text a one-shot call still
+holds, or over a stream's stored copy if there is one; without either the result says that
+shapeclip failed and nothing of the output could be kept.
 Arguments are checked here, before the core sees them: a bad argument raises, data never does.
 With a digest, planning leaves it room and the result carries a request for it;
 `compress_detailed` stops there, and `compress` asks it (`shapeclip.digest.apply`).
@@ -177,11 +180,7 @@ def _with_kept(result: Compressed, kept: Kept) -> Compressed:
     return replace(result, stored=kept.entry, store_error=kept.error)
 
 
-def _from_report(report: _core.Report, options: _Options) -> Compressed | None:
-    """The core's result, unless it broke the budget (then the caller falls back)."""
-    if len(report.text) > options.budget:
-        _warn_once("the native core exceeded the budget")
-        return None
+def _from_report(report: _core.Report, options: _Options) -> Compressed:
     result = Compressed(
         report.text,
         report.shape,
@@ -203,13 +202,9 @@ def _from_report(report: _core.Report, options: _Options) -> Compressed | None:
     return replace(result, digest_request=request)
 
 
-def _from_clip(clip: fallback.ClipResult, budget: int) -> Compressed:
+def _from_clip(clip: fallback.ClipResult) -> Compressed:
     span = clip.span
     lines = clip.input_lines
-    if len(clip.text) > budget:
-        # Both backends broke the bound, which is a bug; the bound still holds for the caller.
-        _log().error("shapeclip exceeded the budget of %d characters; returning a bare ellipsis", budget)
-        return Compressed("\u2026", "clip", "python", clip.input_chars, lines, clip.input_chars, lines, ((1, lines),))
     if span is None:
         return Compressed(clip.text, "passthrough", "python", clip.input_chars, lines, 0, 0, ())
     ranges = ((span.first, span.last),)
@@ -233,6 +228,89 @@ async def _adigested(result: Compressed, digest: Digest | None) -> Compressed:
     return await aapply(result, digest)
 
 
+class _Compression:
+    """One compression: `feed` each chunk, then `finish` once. `Compressor` is one, and a
+    one-shot call is one feed of its text and a finish, so that the two cannot disagree."""
+
+    def __init__(self, options: _Options) -> None:
+        self._options = options
+        self._core = _start_core(options)
+        # Without a core from the start, the clip reads every chunk as it comes.
+        self._clipper = None if self._core is not None else _clipper(options)
+        self._keeper = _keeper(options)
+
+    def feed(self, chunk: str | bytes) -> str | bytes:
+        """Feeds `chunk` and returns it as fed: valid text (see `_valid`)."""
+        if self._core is not None:
+            try:
+                chunk = _fed(self._core, chunk)
+            except _NativeFailure as exc:
+                self._lose_core(f"the native core failed on this input ({exc!r})")
+        if self._core is None:
+            chunk = _valid(chunk)
+            if self._clipper is not None:
+                self._clipper.feed(chunk)
+        if self._keeper is not None:
+            self._keeper.feed(chunk)
+        return chunk
+
+    def finish(self, held: str | bytes | None = None) -> Compressed:
+        """The result, at most `budget` characters. `held` is the whole input as fed, when the
+        caller still holds it (a one-shot call): the clip then reads it if the core fails."""
+        kept = _kept(self._keeper, self._options.budget)
+        result = self._native(kept)
+        if result is None or not self._fits(result):
+            result = self._fallback(kept, held)
+            if not self._fits(result):
+                result = _ellipsis(result)
+        return _with_kept(result, kept)
+
+    def _lose_core(self, why: str) -> None:
+        """Drops the core, whose state is lost, and with it the chunks it read."""
+        _warn_once(why)
+        self._core = None
+
+    def _native(self, kept: Kept) -> Compressed | None:
+        """The core's answer, or None when there is no core or it failed."""
+        if self._core is None:
+            return None
+        try:
+            report = self._core.finish(kept.way_back())
+        except _NativeFailure as exc:
+            self._lose_core(f"the native core failed on this input ({exc!r})")
+            return None
+        return _from_report(report, self._options)
+
+    def _fits(self, result: Compressed) -> bool:
+        """Whether `result` keeps the budget: the one check of an answer, whichever backend gave
+        it. Breaking the bound is a bug: the core's answer is then replaced by the clip's, and
+        the clip's by an ellipsis, so the bound still holds for the caller."""
+        budget = self._options.budget
+        if len(result.text) <= budget:
+            return True
+        if result.backend == "native":
+            self._lose_core("the native core exceeded the budget")
+        else:
+            _log().error("shapeclip exceeded the budget of %d characters; returning a bare ellipsis", budget)
+        return False
+
+    def _fallback(self, kept: Kept, held: str | bytes | None) -> Compressed:
+        """The pure-Python clip, in place of the core: the one answer to a core that is missing,
+        failed, or broke the budget. It reads the input from whatever still has all of it: the
+        clip itself when there never was a core, the caller's text, or the stored copy. With
+        none of them, the chunks the core read are gone, and the result says so."""
+        if self._clipper is not None:
+            clipper = self._clipper
+        elif held is not None:
+            clipper = _clipper(self._options)
+            clipper.feed(held)
+        elif kept.entry is not None:
+            clipper = _stored_clipper(kept.entry, self._options)
+        else:
+            return _failed(self._options)
+        return _from_clip(clipper.finish(kept.way_back()))
+
+
 class Compressor:
     """Compresses a stream: `feed` chunks of `str` or `bytes` (decoded as UTF-8, invalid bytes
     replaced, characters split across chunks joined), then finish once, with `finish`, `afinish`
@@ -250,11 +328,7 @@ class Compressor:
         store: Store | None = None,
     ) -> None:
         self._options = _options(tool_name, budget, digest, store)
-        self._core = _start_core(self._options)
-        self._clipper = None if self._core is not None else _clipper(self._options)
-        # Set when the core failed mid-stream: its state is lost, and so are the chunks before.
-        self._core_failed = False
-        self._keeper = _keeper(self._options)
+        self._compression = _Compression(self._options)
         self._finished = False
         # The core and the keeper each take one caller at a time: chunks fed from several
         # threads are taken in turn (in whatever order the threads arrive), none lost.
@@ -269,50 +343,14 @@ class Compressor:
         a time, in the order they get in."""
         chunk = _check_chunk(chunk, "chunk")
         with self._lock:
-            self._feed(chunk)
-
-    def _feed(self, chunk: str | bytes) -> None:
-        self._check_open()
-        if self._core is not None:
-            try:
-                chunk = _fed(self._core, chunk)
-            except _NativeFailure as exc:
-                self._fail(exc)
-        if self._core is None:
-            chunk = _valid(chunk)
-            if self._clipper is not None:
-                self._clipper.feed(chunk)
-        if self._keeper is not None:
-            self._keeper.feed(chunk)
-
-    def _fail(self, exc: BaseException) -> None:
-        _warn_once(f"the native core failed on this input ({exc!r})")
-        self._core = None
-        self._core_failed = True
+            self._check_open()
+            self._compression.feed(chunk)
 
     def _plan(self) -> Compressed:
         with self._lock:
-            return self._planned()
-
-    def _planned(self) -> Compressed:
-        self._check_open()
-        self._finished = True
-        kept = _kept(self._keeper, self._options.budget)
-        if self._core is not None:
-            try:
-                planned = _from_report(self._core.finish(kept.way_back()), self._options)
-            except _NativeFailure as exc:
-                self._fail(exc)
-            else:
-                if planned is not None:
-                    return _with_kept(planned, kept)
-                self._core_failed = True
-        if not self._core_failed:
-            assert self._clipper is not None  # no core from the start: the clip read everything
-            return _with_kept(_from_clip(self._clipper.finish(kept.way_back()), self._options.budget), kept)
-        if kept.entry is not None:
-            return _with_kept(_reclip(kept.entry, self._options), kept)
-        return _with_kept(_failed(self._options), kept)
+            self._check_open()
+            self._finished = True
+            return self._compression.finish()
 
     def finish(self) -> str:
         """The compressed text, with the digest's answer when one is due: at most `budget`
@@ -333,13 +371,19 @@ def _clipper(options: _Options) -> fallback.Clipper:
     return fallback.Clipper(options.budget, options.profile, options.tool)
 
 
-def _reclip(entry: Entry, options: _Options) -> Compressed:
-    """The pure-Python clip over a stored copy, for a stream whose chunks the core lost."""
+def _stored_clipper(entry: Entry, options: _Options) -> fallback.Clipper:
+    """The pure-Python clip fed a stored copy, for a stream whose chunks the core lost."""
     clipper = _clipper(options)
     with entry.path.open("rb") as stored:
         while chunk := stored.read(1 << 20):
             clipper.feed(chunk)
-    return _from_clip(clipper.finish((entry.id, str(entry.path))), options.budget)
+    return clipper
+
+
+def _ellipsis(result: Compressed) -> Compressed:
+    """All of `result`'s input omitted, in one character."""
+    lines = result.input_lines
+    return Compressed("\u2026", "clip", "python", result.input_chars, lines, result.input_chars, lines, ((1, lines),))
 
 
 def _failed(options: _Options) -> Compressed:
@@ -363,30 +407,8 @@ def _plan_text(text: object, options: _Options) -> Compressed:
         # (they may be split across chunks and cannot be encoded), so no path keeps them.
         checked = _valid_str(checked)
         return Compressed(checked, "passthrough", backend(), len(checked), _line_count(checked), 0, 0, ())
-    core = _start_core(options)
-    if core is not None:
-        try:
-            checked = _fed(core, checked)
-        except _NativeFailure as exc:
-            _warn_once(f"the native core failed on this input ({exc!r})")
-            core = None
-    if core is None:
-        checked = _valid(checked)
-    keeper = _keeper(options)
-    if keeper is not None:
-        keeper.feed(checked)
-    kept = _kept(keeper, options.budget)
-    if core is not None:
-        try:
-            planned = _from_report(core.finish(kept.way_back()), options)
-        except _NativeFailure as exc:
-            _warn_once(f"the native core failed on this input ({exc!r})")
-        else:
-            if planned is not None:
-                return _with_kept(planned, kept)
-    clipper = _clipper(options)
-    clipper.feed(checked)
-    return _with_kept(_from_clip(clipper.finish(kept.way_back()), options.budget), kept)
+    compression = _Compression(options)
+    return compression.finish(held=compression.feed(checked))
 
 
 def compress_detailed(
