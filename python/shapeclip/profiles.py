@@ -12,11 +12,13 @@ and taken off first; the remaining room is split in the ratio of `head` to `tail
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
+#: The kinds of tool: the one list of them. The core has the same names (`ToolKind` in
+#: `rust/profile.rs`; tests/test_tool_kinds.py holds the two equal) and receives the kind by name.
 ToolKind = Literal["shell", "file_read", "search", "web", "other"]
 
-_KINDS = ("shell", "file_read", "search", "web", "other")
+_KINDS: tuple[str, ...] = get_args(ToolKind)
 
 
 @dataclass(frozen=True)
