@@ -19,6 +19,7 @@ pub mod frame;
 mod keep;
 mod keyword;
 mod lengths;
+mod library;
 mod marks;
 pub mod noise;
 pub mod prefilter;

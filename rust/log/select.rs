@@ -24,6 +24,7 @@ use super::class::{Class, Counts};
 use super::classify::classify;
 use super::dedup::{Dedup, Template, variant_key};
 use super::keep::keep_line;
+use super::library;
 use super::render::{self, LeftOut, Omitted, Tier};
 use super::selection::Selection;
 use super::store::{ErrorBlock, Evicted, Kept};
@@ -35,8 +36,10 @@ use crate::sink::Totals;
 use crate::text::char_count;
 use crate::window::Window;
 
-/// Budgets from which the closing marker uses its full wording.
-const FULL_TIER_BUDGET: u64 = 2000;
+/// The closing marker uses its full wording when that takes at most this part (1/n) of the
+/// budget, as the clip's and the gapped plans' do; else the short one, which keeps the exact
+/// numbers and the way back.
+const FULL_TIER_PART: u64 = 24;
 /// The tail run taken first, in eighths of the budget.
 const TAIL_FIRST_EIGHTHS: u64 = 2;
 /// The head taken first, in sixtieths of the budget.
@@ -79,19 +82,22 @@ pub fn plan(
     budget: u64,
     profile: &Profile,
 ) -> Option<Plan> {
-    let tier = if budget >= FULL_TIER_BUDGET {
+    let reserve = |tier| {
+        render::widest_closing(
+            totals.lines,
+            totals.chars,
+            &profile.tool,
+            profile.way_back.as_ref(),
+            tier,
+            found.warnings.other > 0,
+        ) + 1
+    };
+    let tier = if reserve(Tier::Full) <= budget / FULL_TIER_PART {
         Tier::Full
     } else {
         Tier::Short
     };
-    let reserve = render::widest_closing(
-        totals.lines,
-        totals.chars,
-        &profile.tool,
-        profile.way_back.as_ref(),
-        tier,
-        found.warnings.other > 0,
-    ) + 1;
+    let reserve = reserve(tier);
     let mut sel = Selection::new(budget.checked_sub(reserve)?, totals.lines, found.counts);
     let long = std::mem::take(&mut found.long_lines);
     let fix = |k: &mut Kept| {
@@ -266,7 +272,11 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
         }
         let core = blocks[i].core();
         if !sel.try_add(core, "") {
-            take_both_ends(sel, core);
+            // Too long whole: its library frames go first (see `library`).
+            let own = without_library_frames(core);
+            if own.len() == core.len() || !sel.try_add(&own, "") {
+                take_both_ends(sel, &own);
+            }
         }
     }
     // Then, as room allows, the headlines of the repeats a count stands for: the same kind of
@@ -277,6 +287,20 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
         }
     }
     noted
+}
+
+/// The lines of a block but those of its library frames; its first and last lines stay
+/// whatever they are (the error, the exception).
+fn without_library_frames(lines: &[Kept]) -> Vec<Kept> {
+    let library = library::library_lines(lines.iter().map(|k| &*k.text));
+    let last = lines.len().saturating_sub(1);
+    lines
+        .iter()
+        .zip(library)
+        .enumerate()
+        .filter(|&(i, (_, library))| !library || i == 0 || i == last)
+        .map(|(_, (kept, _))| kept.clone())
+        .collect()
 }
 
 /// As much of a block too long to show whole as fits, half the room for its first lines (an

@@ -259,3 +259,101 @@ fn the_tail_run_is_the_same_however_the_input_was_split() {
         );
     }
 }
+
+/// A Python traceback through the project's modules into an installed package's, each frame
+/// long, with a test run's summary after it.
+fn traceback_into_a_package(project_frames: usize, package_frames: usize) -> String {
+    let mut s = String::from("collected 1 item\n\nTraceback (most recent call last):\n");
+    for i in 0..project_frames {
+        writeln!(
+            s,
+            "  File \"/repo/project/module_{i}.py\", line {}, in step_{i}\n    result = step_{}(value, option=option)",
+            10 + i,
+            i + 1
+        )
+        .unwrap();
+    }
+    for i in 0..package_frames {
+        writeln!(
+            s,
+            "  File \"/opt/env/lib/python3.12/site-packages/library/internals/deep_{i}.py\", line {}, in helper_{i}\n    return helper_{}(value, option=option, strict=True)",
+            100 + i,
+            i + 1
+        )
+        .unwrap();
+    }
+    s.push_str("ValueError: the option is not one of the accepted values\n\n");
+    s.push_str(
+        "=========================== short test summary info ============================\n",
+    );
+    s.push_str("FAILED tests/test_module.py::test_step - ValueError: the option is not one of the accepted values\n");
+    s.push_str(
+        "============================== 1 failed in 0.12s ===============================\n",
+    );
+    s
+}
+
+#[test]
+fn a_trace_too_long_loses_its_library_frames_before_the_projects() {
+    let text = traceback_into_a_package(6, 20);
+    for budget in [2000_usize, 2400, 2800] {
+        assert!(text.chars().count() > budget);
+        let (out, shape) = compress(text.as_bytes(), budget as u64, 1 << 16);
+        assert_eq!(shape, Shape::Log);
+        assert!(out.chars().count() <= budget, "{out}");
+        for i in 0..6 {
+            assert!(
+                out.contains(&format!(
+                    "  File \"/repo/project/module_{i}.py\", line {}",
+                    10 + i
+                )),
+                "{budget}: frame {i} lost\n{out}"
+            );
+        }
+        assert!(out.contains("ValueError: the option is not one"), "{out}");
+    }
+}
+
+#[test]
+fn a_jvm_trace_too_long_keeps_the_projects_frames_and_its_cause() {
+    let mut text =
+        String::from("Running com.example.LedgerTest\nTests run: 3, Failures: 0, Errors: 1\n");
+    text.push_str("testPost(com.example.LedgerTest)  Time elapsed: 0.01 sec  <<< ERROR!\n");
+    text.push_str("java.lang.IllegalStateException: account 7 is closed\n");
+    for i in 0..4 {
+        writeln!(
+            text,
+            "\tat com.example.ledger.Ledger.step{i}(Ledger.java:{})",
+            40 + i
+        )
+        .unwrap();
+    }
+    for i in 0..30 {
+        writeln!(
+            text,
+            "\tat org.junit.runners.model.FrameworkMethod$Runner{i}.runReflectiveCall(FrameworkMethod.java:{})",
+            50 + i
+        )
+        .unwrap();
+    }
+    text.push_str("Caused by: java.io.IOException: journal closed\n");
+    text.push_str("\tat com.example.ledger.Journal.append(Journal.java:88)\n\t... 31 more\n\n");
+    text.push_str("Results :\n\nTests in error:\n  LedgerTest.testPost:41 IllegalState\n\nTests run: 3, Failures: 0, Errors: 1, Skipped: 0\n\n[INFO] BUILD FAILURE\n");
+    let (out, shape) = compress(text.as_bytes(), 2000, 1 << 16);
+    assert!(text.chars().count() > 2000);
+    assert_eq!(shape, Shape::Log);
+    for i in 0..4 {
+        assert!(
+            out.contains(&format!("Ledger.step{i}(Ledger.java:{})", 40 + i)),
+            "{out}"
+        );
+    }
+    assert!(
+        out.contains("Caused by: java.io.IOException: journal closed\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\tat com.example.ledger.Journal.append(Journal.java:88)\n"),
+        "{out}"
+    );
+}

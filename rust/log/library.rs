@@ -1,0 +1,196 @@
+//! Frames of a stack trace in code the project did not write: the language's own library,
+//! installed packages, and the test runner or build tool that ran the code.
+//!
+//! When an error's trace is too long to show whole, these go first: the frames of the
+//! project's own code are the ones an agent opens next (the line of its module that called
+//! into pandas, not pandas' internals), and the exception line says what the library
+//! objected to. Frames are recognised by the forms the runtimes print: Python's
+//! `File "PATH", line N, in F` with the source line under it, Java's (and the JVM languages')
+//! `at PACKAGE.Class.method(File.java:N)`, and JavaScript's `at f (PATH:N:M)`.
+
+/// Path parts of a Python frame in installed packages or the standard library.
+const PYTHON_LIBRARY: &[&str] = &[
+    "/site-packages/",
+    "/dist-packages/",
+    "/lib/python2",
+    "/lib/python3",
+    "/lib64/python3",
+];
+
+/// Package prefixes of JVM frames in the platform, the test frameworks and the build tools.
+const JVM_LIBRARY: &[&str] = &[
+    "java.",
+    "javax.",
+    "jdk.",
+    "sun.",
+    "com.sun.",
+    "kotlin.",
+    "scala.",
+    "org.junit.",
+    "junit.",
+    "org.testng.",
+    "org.apache.maven.",
+    "org.gradle.",
+    "worker.org.gradle.",
+];
+
+/// Path parts of a JavaScript frame in the runtime or installed packages.
+const JS_LIBRARY: &[&str] = &["(node:", "(internal/", "/node_modules/", " node:internal/"];
+
+/// What a line of a trace is, as far as library frames go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// A frame line in library code.
+    Library,
+    /// A frame line in the project's code (or one not known to be library code).
+    Project,
+    /// Not a frame line.
+    Other,
+}
+
+fn frame(line: &str) -> Frame {
+    let text = line.trim_start();
+    if let Some(rest) = text.strip_prefix("File \"") {
+        let path = rest.split('"').next().unwrap_or(rest);
+        let library =
+            path.starts_with("<frozen ") || PYTHON_LIBRARY.iter().any(|p| path.contains(p));
+        return if library {
+            Frame::Library
+        } else {
+            Frame::Project
+        };
+    }
+    if let Some(rest) = text.strip_prefix("at ") {
+        let jvm = rest.contains(".java:")
+            || rest.contains(".kt:")
+            || rest.contains(".scala:")
+            || rest.contains("(Native Method)")
+            || rest.contains("(Unknown Source)");
+        if jvm {
+            let name = rest.split('/').next_back().unwrap_or(rest);
+            return if JVM_LIBRARY.iter().any(|p| name.starts_with(p)) {
+                Frame::Library
+            } else {
+                Frame::Project
+            };
+        }
+        if JS_LIBRARY.iter().any(|p| rest.contains(p)) {
+            return Frame::Library;
+        }
+        if rest.contains(':') {
+            return Frame::Project;
+        }
+    }
+    Frame::Other
+}
+
+/// Which of `lines` (a trace, cleaned, in order) belong to library frames: the frame line,
+/// and under a Python frame the lines indented deeper than it (its source line and carets).
+/// The innermost frame, where the error was raised, is not counted whatever code it is in:
+/// Python prints it last, just above the exception; the JVM and JavaScript first, just under it.
+#[must_use]
+pub fn library_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<bool> {
+    let lines: Vec<&str> = lines.into_iter().collect();
+    let mut out = frames(&lines);
+    // Python: the last frame before the exception's lines, with its body.
+    if let Some(end) = out.iter().rposition(|&library| library) {
+        let after_is_exception = lines[end + 1..]
+            .iter()
+            .all(|l| frame(l) == Frame::Other && !l.starts_with(' '));
+        let start = (0..=end)
+            .rev()
+            .find(|&i| lines[i].trim_start().starts_with("File \""));
+        if let (Some(start), true) = (start, after_is_exception && end + 1 < lines.len()) {
+            if out[start..=end].iter().all(|&library| library) {
+                out[start..=end].iter_mut().for_each(|l| *l = false);
+            }
+        }
+    }
+    // The JVM and JavaScript: the first frame under the exception's line.
+    if let Some(first) = lines.iter().position(|l| frame(l) != Frame::Other) {
+        if lines[first].trim_start().starts_with("at ") && first > 0 {
+            out[first] = false;
+        }
+    }
+    out
+}
+
+fn frames(lines: &[&str]) -> Vec<bool> {
+    let mut out = Vec::with_capacity(lines.len());
+    // The indentation of the Python library frame whose body is being read.
+    let mut under: Option<usize> = None;
+    for &line in lines {
+        let indent = line.len() - line.trim_start().len();
+        let kind = frame(line);
+        if kind == Frame::Other {
+            let body = under.is_some_and(|i| indent > i && !line.trim().is_empty());
+            if !body {
+                under = None;
+            }
+            out.push(body);
+            continue;
+        }
+        let python = line.trim_start().starts_with("File \"");
+        under = (kind == Frame::Library && python).then_some(indent);
+        out.push(kind == Frame::Library);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::library_lines;
+
+    #[test]
+    fn python_frames_in_packages_go_with_their_source_lines() {
+        let trace = [
+            "Traceback (most recent call last):",
+            "  File \"/testbed/xarray/core/indexing.py\", line 191, in convert_label_indexer",
+            "    indexer = index.get_loc(label_value, method=method)",
+            "  File \"/opt/conda/lib/python3.10/site-packages/pandas/core/indexes/base.py\", line 3827, in get_loc",
+            "    indexer = self.get_indexer([key], method=method)",
+            "              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+            "  File \"<frozen importlib._bootstrap>\", line 1006, in _find_and_load",
+            "  File \"/usr/lib/python3.11/tomllib/_parser.py\", line 649, in parse_value",
+            "    raise suffixed_err(src, pos, \"Invalid value\")",
+            "ValueError: Invalid fill method.",
+        ];
+        // The innermost frame, where it was raised, stays.
+        assert_eq!(
+            library_lines(trace),
+            [
+                false, false, false, true, true, true, true, false, false, false
+            ]
+        );
+    }
+
+    #[test]
+    fn jvm_frames_of_the_platform_and_test_runner_are_library() {
+        let trace = [
+            "java.lang.IllegalStateException: boom",
+            "\tat java.base/java.util.Objects.requireNonNull(Objects.java:233)",
+            "\tat com.fasterxml.jackson.databind.ObjectMapper.readValue(ObjectMapper.java:3598)",
+            "\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)",
+            "\tat org.junit.runners.ParentRunner.run(ParentRunner.java:413)",
+            "\tat kotlin.collections.CollectionsKt.first(Collections.kt:12)",
+            "Caused by: java.io.IOException: closed",
+            "\t... 23 more",
+        ];
+        assert_eq!(
+            library_lines(trace),
+            [false, false, false, true, true, true, false, false]
+        );
+    }
+
+    #[test]
+    fn javascript_frames_in_node_and_packages_are_library() {
+        let trace = [
+            "TypeError: x is not a function",
+            "    at render (/app/src/view.js:10:5)",
+            "    at Array.map (<anonymous>)",
+            "    at Module._compile (node:internal/modules/cjs/loader:1105:14)",
+            "    at run (/app/node_modules/mocha/lib/runner.js:12:3)",
+        ];
+        assert_eq!(library_lines(trace), [false, false, false, true, true]);
+    }
+}
