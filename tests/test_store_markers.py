@@ -102,7 +102,12 @@ def test_backends_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_a_log_plan_closes_with_the_way_back(tmp_path: Path) -> None:
     store = Store(tmp_path / "s")
-    result = shapeclip.compress_detailed(LOG, "bash", 4000, store=store)
+    # At 4,000 the short wording (the full one would take more than 1/24 of the budget) still
+    # names the stored copy; at 16,000 the full one also names its file.
+    short = shapeclip.compress_detailed(LOG, "bash", 4000, store=store)
+    assert short.stored is not None
+    assert f"; shapeclip show {short.stored.id} --lines " in short.text.rstrip("\n").rsplit("\n", 1)[-1]
+    result = shapeclip.compress_detailed(LOG, "bash", 16_000, store=store)
     assert result.shape == "log" and result.stored is not None
     closing = result.text.rstrip("\n").rsplit("\n", 1)[-1]
     assert f"run shapeclip show {result.stored.id} --lines " in closing
@@ -118,7 +123,7 @@ def test_a_log_plan_closes_with_the_way_back(tmp_path: Path) -> None:
         first, last = int(a.replace(",", "")), int((b or a).replace(",", ""))
         assert any(lo <= first and last <= hi for lo, hi in result.omitted_ranges)
         assert store.lines(result.stored.id, first, last) == lines[first - 1 : last]
-    plain = shapeclip.compress(LOG, "bash", 4000)
+    plain = shapeclip.compress(LOG, "bash", 16_000)
     assert "sed -n" in plain and "shapeclip show" not in plain
 
 
