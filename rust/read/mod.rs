@@ -129,12 +129,13 @@ impl ReadPlanner {
             || !line.terminated
         {
             self.recent.clear();
+            self.recent_chars = 0;
             return;
         }
-        let kept = Line::new(line);
         if code::is_annotation(line.text) {
-            self.annotation = Some(kept.clone());
+            self.annotation = Some(Line::new(line));
         } else if code::is_definition(line.text) {
+            let kept = Line::new(line);
             let def = match above.filter(|a| a.no + 1 == line.no) {
                 Some(above) => Line {
                     no: above.no,
@@ -142,7 +143,7 @@ impl ReadPlanner {
                     text: format!("{}\n{}", above.text, kept.text),
                     chars: above.chars + 1 + kept.chars,
                 },
-                None => kept.clone(),
+                None => kept,
             };
             if def.chars <= MAX_DEF_CHARS {
                 let after = self.leads.last().map_or(0, |l| l.no);
@@ -156,6 +157,19 @@ impl ReadPlanner {
                 self.defs.push(def);
             }
         }
+        self.remember(line);
+    }
+
+    /// Keeps `line` among the recent ones, the last `LEAD_CHARS` characters of lines. A line
+    /// longer than that is in no lead, and neither is any line before it: most lines of a
+    /// read cost no copy.
+    fn remember(&mut self, line: &crate::lines::Line<'_>) {
+        if line.text.len() as u64 >= LEAD_CHARS {
+            self.recent.clear();
+            self.recent_chars = 0;
+            return;
+        }
+        let kept = Line::new(line);
         self.recent_chars += kept.chars + 1;
         self.recent.push_back(kept);
         while self.recent_chars > LEAD_CHARS {
