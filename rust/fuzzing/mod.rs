@@ -18,9 +18,9 @@ pub(crate) mod log_check;
 mod program;
 
 use crate::engine::{Engine, Outcome};
-use crate::log::class::Class;
-use crate::log::classify::classify;
-use crate::log::prefilter::Prefilter;
+use crate::log::reading::class::Class;
+use crate::log::reading::classify::classify;
+use crate::log::reading::prefilter::Prefilter;
 use crate::profile::Profile;
 use crate::sink::Lookahead;
 use program::{Choices, Settings};

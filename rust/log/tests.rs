@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::class::Class;
+use super::reading::class::Class;
 use crate::engine::Engine;
 use crate::fuzzing::log_check::parse_gap;
 use crate::plan::Shape;

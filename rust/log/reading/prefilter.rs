@@ -10,101 +10,13 @@
 //! to the planner with its class and what the look read of it ([`Plain`]), so that the planner,
 //! whose core is the busier one, need not read it again.
 
-use std::sync::LazyLock;
-
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::AhoCorasick;
 
 use super::class::Class;
-use super::classify::Shown;
-use super::dedup::Key;
-use super::trace;
+use super::classify::{Plain, Shown};
+use super::patterns::AUTOMATA;
 use crate::sink::Lookahead;
 use crate::text::count_newlines;
-
-/// Literals at least one of which every non-`Other` line contains (with a `'\n'` before the
-/// line). Keywords come in the three casings `classify` accepts.
-const PATTERNS: &[&str] = &[
-    "error",
-    "Error",
-    "ERROR",
-    "ERR!",
-    "err!",
-    "Err!",
-    "fail",
-    "Fail",
-    "FAIL",
-    "fatal",
-    "Fatal",
-    "FATAL",
-    "xception",
-    "XCEPTION",
-    "panic",
-    "Panic",
-    "PANIC",
-    "raceback",
-    "RACEBACK",
-    "warn",
-    "Warn",
-    "WARN",
-    "passed",
-    "skipped",
-    "deselected",
-    "\nE  ",
-    "\nOK",
-    "\nok",
-    "\nRan ",
-    "\nPASS",
-    "test result",
-    "Tests",
-    "Test Suites:",
-    "Found ",
-    "Success:",
-    "exit",
-    "Exit",
-    "EXIT",
-    "\nmake",
-    "\nninja",
-    "BUILD ",
-    "Results (",
-    "summary",
-    "\rE  ",
-    "\rOK",
-    "\rok",
-    "\rRan ",
-    "\rPASS",
-    "\rmake",
-    "\rninja",
-];
-
-/// More literals of non-`Other` lines, scanned for by an automaton of their own. The SIMD
-/// searcher packs patterns into a few buckets by their first bytes; one list of all of them
-/// filled some buckets with patterns whose mixed fingerprints match common text, and the
-/// scan then cost three to six times as many instructions, by which patterns shared a bucket.
-/// Two short lists each keep a searcher that rarely stops for nothing.
-const FORM_PATTERNS: &[&str] = &[
-    // pytest's `E` lines after the CI prefixes that `frame::starts_after` accepts.
-    "Z E  ",
-    "] E  ",
-    // Failure forms without a keyword (see `Evidence::failure_form`) and failure phrases.
-    "not ok",
-    "\u{2715}",
-    "\u{2716}",
-    "\u{25cf}",
-    "[-] ",
-    "** (",
-    "\u{d7} ",
-    ") test ",
-    "rspec ./",
-    "xpected",
-    "not found",
-    "No such file",
-    "ermission denied",
-    "egmentation fault",
-    "Killed",
-    "imed out",
-    "aborted!",
-    "Aborted (core dumped)",
-];
 
 /// The block-wide scan that finds candidate lines.
 #[derive(Debug, Clone)]
@@ -113,33 +25,12 @@ pub struct Prefilter {
     forms: AhoCorasick,
 }
 
-/// Built once per process: a full DFA takes milliseconds to build, longer than a small
-/// input takes to scan.
-static PREFILTER: LazyLock<(AhoCorasick, AhoCorasick)> =
-    LazyLock::new(|| (scanner(PATTERNS), scanner(FORM_PATTERNS)));
-
-fn scanner(patterns: &[&str]) -> AhoCorasick {
-    AhoCorasickBuilder::new()
-        .match_kind(MatchKind::LeftmostFirst)
-        // A full DFA: one table look-up per byte, for a scan over every byte of the input.
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(patterns)
-        .expect("the prefilter's patterns are fixed and valid")
-}
-
-/// Whether the prefilter sees a pattern in the raw line `raw` (without its `'\n'`): what a line
-/// with escape sequences must hold to count (see `classify::escapes_hide_nothing`).
-pub(super) fn holds_pattern(raw: &str) -> bool {
-    let hay = format!("\n{raw}");
-    PREFILTER.0.is_match(hay.as_str()) || PREFILTER.1.is_match(hay.as_str())
-}
-
 impl Default for Prefilter {
     fn default() -> Self {
         // A clone shares the automata.
         Prefilter {
-            keywords: PREFILTER.0.clone(),
-            forms: PREFILTER.1.clone(),
+            keywords: AUTOMATA.0.clone(),
+            forms: AUTOMATA.1.clone(),
         }
     }
 }
@@ -218,47 +109,6 @@ pub struct Candidate {
     pub class: Class,
     /// What the look read of the line, if it shows as it is.
     pub plain: Option<Plain>,
-}
-
-/// What the look-ahead read of a line that shows as it is (no escape, no carriage return),
-/// so that the planner, whose core is the busier one, need not read it again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Plain {
-    /// Bytes of its CI prefix.
-    pub(super) framed: u32,
-    /// Its characters.
-    pub(super) chars: u32,
-    /// Whether it goes on with an error block ([`trace::continues`]), worked out for a line
-    /// right after an error line: the first line a block's trace reads.
-    pub(super) continues: Option<bool>,
-    /// Its key in the table of errors, if it is an error line.
-    pub(super) key: Option<Key>,
-}
-
-impl Plain {
-    /// What `line`, of class `class`, says of its raw line, if it shows as it is (and its
-    /// numbers fit); whether it continues a trace is read when it comes `after_error`.
-    fn of(line: &Shown, class: Class, after_error: bool) -> Option<Plain> {
-        if !line.shows_raw() {
-            return None;
-        }
-        Some(Plain {
-            framed: u32::try_from(line.framed).ok()?,
-            chars: u32::try_from(line.chars()).ok()?,
-            continues: after_error.then(|| trace::continues(line.body())),
-            key: (class == Class::Error).then(|| Key::of(&line.text)),
-        })
-    }
-
-    /// What the look read of `line`, equal to the line it read as `self`, which comes right
-    /// before it and is of class `class`.
-    fn repeated(self, line: &str, class: Class) -> Plain {
-        let continues = (class == Class::Error).then(|| {
-            self.continues
-                .unwrap_or_else(|| trace::continues(&line[self.framed as usize..]))
-        });
-        Plain { continues, ..self }
-    }
 }
 
 impl Lookahead for Prefilter {
@@ -403,7 +253,8 @@ fn repeat(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::classify::classify;
+    use crate::log::reading::classify::classify;
+    use crate::log::reading::patterns::{FORM_PATTERNS, PATTERNS};
     use crate::test_helpers::word_lines;
 
     fn c(line: &str) -> Class {

@@ -1,8 +1,8 @@
 //! [`Lengths`] against the rendering it must equal, and its bounds against the lengths they bound.
 
-use super::super::class::Class;
 use super::super::selection::Selection;
 use super::*;
+use crate::log::reading::class::Class;
 
 fn line(no: u64, text: &str, class: Class, cum: Counts) -> Kept {
     Kept {

@@ -12,8 +12,9 @@ use super::evidence::Evidence;
 use super::frame;
 use super::keyword::first_signal_from;
 use super::noise::{clean, last_state, without_escapes};
-use super::prefilter::{Plain, holds_pattern};
+use super::patterns::holds_pattern;
 use super::summary::is_summary;
+use super::trace;
 use crate::text::char_count;
 use std::borrow::Cow;
 
@@ -149,6 +150,47 @@ impl<'a> Shown<'a> {
         } else {
             classify(self.raw)
         }
+    }
+}
+
+/// What the look-ahead read of a line that shows as it is (no escape, no carriage return),
+/// so that the planner, whose core is the busier one, need not read it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plain {
+    /// Bytes of its CI prefix.
+    pub(super) framed: u32,
+    /// Its characters.
+    pub(super) chars: u32,
+    /// Whether it goes on with an error block ([`trace::continues`]), worked out for a line
+    /// right after an error line: the first line a block's trace reads.
+    pub(super) continues: Option<bool>,
+    /// Its key in the table of errors, if it is an error line.
+    pub(super) key: Option<Key>,
+}
+
+impl Plain {
+    /// What `line`, of class `class`, says of its raw line, if it shows as it is (and its
+    /// numbers fit); whether it continues a trace is read when it comes `after_error`.
+    pub(super) fn of(line: &Shown, class: Class, after_error: bool) -> Option<Plain> {
+        if !line.shows_raw() {
+            return None;
+        }
+        Some(Plain {
+            framed: u32::try_from(line.framed).ok()?,
+            chars: u32::try_from(line.chars()).ok()?,
+            continues: after_error.then(|| trace::continues(line.body())),
+            key: (class == Class::Error).then(|| Key::of(&line.text)),
+        })
+    }
+
+    /// What the look read of `line`, equal to the line it read as `self`, which comes right
+    /// before it and is of class `class`.
+    pub(super) fn repeated(self, line: &str, class: Class) -> Plain {
+        let continues = (class == Class::Error).then(|| {
+            self.continues
+                .unwrap_or_else(|| trace::continues(&line[self.framed as usize..]))
+        });
+        Plain { continues, ..self }
     }
 }
 

@@ -21,14 +21,7 @@ use crate::cut::cut_before;
 use crate::text::{byte_at_char, char_count};
 
 /// `raw` as a plan would show it: cleaned, and cut to `line_keep` characters.
-pub(super) fn keep_line(
-    raw: &str,
-    no: u64,
-    class: Class,
-    nl: bool,
-    cum: Counts,
-    line_keep: u64,
-) -> Kept {
+pub fn keep_line(raw: &str, no: u64, class: Class, nl: bool, cum: Counts, line_keep: u64) -> Kept {
     keep_shown(&Shown::new(raw), no, class, nl, cum, line_keep)
 }
 

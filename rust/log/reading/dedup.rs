@@ -288,7 +288,7 @@ impl Dedup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::class::{Class, Counts};
+    use crate::log::reading::class::{Class, Counts};
 
     fn kept(no: u64, text: &str) -> Kept {
         Kept {

@@ -14,9 +14,9 @@
 
 use std::collections::BTreeMap;
 
-use super::class::Counts;
 use super::render::{self, Shown};
-use super::store::Kept;
+use crate::log::reading::class::Counts;
+use crate::log::reading::store::Kept;
 use crate::markers::more_chars_note_len;
 use crate::text::char_count;
 

@@ -6,12 +6,12 @@
 //! candidates in priority order (the tail going back, say) is taken by a binary search over
 //! how many of them fit.
 
-use super::class::Counts;
 use super::lengths::{Lengths, Mark};
 #[cfg(debug_assertions)]
 use super::render;
 use super::render::Shown;
-use super::store::Kept;
+use crate::log::reading::class::Counts;
+use crate::log::reading::store::Kept;
 
 pub(super) struct Selection {
     pub shown: Shown,

@@ -20,15 +20,16 @@
 
 use std::collections::BTreeMap;
 
-use super::class::{Class, Counts};
-use super::classify::classify;
-use super::dedup::{Dedup, Template, variant_key};
-use super::keep::keep_line;
 use super::library;
 use super::render::{self, LeftOut, Omitted, Tier};
 use super::selection::Selection;
-use super::store::{ErrorBlock, Evicted, Kept};
-use super::summary::failing;
+use crate::log::reading::class::{Class, Counts};
+use crate::log::reading::classify::classify;
+use crate::log::reading::dedup::{Dedup, Template, variant_key};
+use crate::log::reading::keep::keep_line;
+use crate::log::reading::pass::Found;
+use crate::log::reading::store::{ErrorBlock, Kept};
+use crate::log::reading::summary::failing;
 use crate::markers::thousands;
 use crate::plan::{Piece, Plan, Shape, gaps};
 use crate::profile::Profile;
@@ -58,20 +59,6 @@ const HEADLINE_SPAN: u64 = 3;
 const FAILING_SUMMARIES: usize = 8;
 /// Other summary lines taken after the errors, the last ones first.
 const OTHER_SUMMARIES: usize = 4;
-
-/// What the single pass found.
-pub struct Found {
-    pub blocks: Vec<ErrorBlock>,
-    pub evicted: Evicted,
-    pub summaries: Vec<Kept>,
-    /// The last failing summaries, each after the lines before it.
-    pub verdicts: Vec<Vec<Kept>>,
-    pub warnings: Dedup,
-    pub errors: Dedup,
-    pub counts: Counts,
-    pub long_lines: Vec<(u64, u64, bool)>,
-    pub line_keep: u64,
-}
 
 /// The plan, or `None` when not even the last line fits.
 #[must_use]

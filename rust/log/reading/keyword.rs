@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn the_walk_stops_at_the_same_bytes_sixteen_at_a_time() {
-        crate::log::marks::assert_lanes_agree(&MayStart);
+        crate::log::reading::marks::assert_lanes_agree(&MayStart);
     }
 
     #[test]

@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::class::Counts;
-use super::store::Kept;
+use crate::log::reading::class::Counts;
+use crate::log::reading::store::Kept;
 use crate::markers::{more_chars_note, plural, thousands, tokens, widest_len, width};
 use crate::plan::{LineRange, Piece};
 use crate::text::char_count;
@@ -492,7 +492,7 @@ mod tests {
     fn a_line_cut_short_runs_on_from_no_other() {
         let kept = |no: u64, chars: u64| Kept {
             no,
-            class: crate::log::class::Class::Other,
+            class: crate::log::reading::class::Class::Other,
             cum: Counts::default(),
             text: "FAILED".repeat(20).into(),
             chars,
