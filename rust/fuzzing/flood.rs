@@ -145,7 +145,7 @@ impl Flood {
         let dir = DIRS[usize::from(shape) % DIRS.len()];
         let mut name = NAMES[usize::from(shape / 12) % NAMES.len()];
         // A space in the path and no extension in the name is beyond what a context row
-        // holding `-12-` can be told apart from (see `search::line::parse_path_row`).
+        // holding `-12-` can be told apart from (see `search::row::line::parse_path_row`).
         if dir.contains(' ') && !name.contains('.') {
             name = "notes.txt";
         }

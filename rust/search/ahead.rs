@@ -5,7 +5,7 @@
 //! text. In a flood of rows of new files (one match in each of millions of files) the choice was
 //! half of the planner's work per row, on the thread that reads the blocks in order; here it
 //! runs ahead, on the engine's helper thread, and the planner takes a sure answer as found
-//! ([`super::line::sure_choice`]), with the hashes its file table looks the path up by
+//! ([`super::row::sure_choice`]), with the hashes its file table looks the path up by
 //! ([`SurePath`]). Rows that go on with the path of the line before them are not judged: the
 //! planner reads those by their file, without the choice. Most lines of a flood are judged from
 //! masks of their first 32 bytes ([`LineStart`]), which also tell where they end.
@@ -14,8 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::hashing::{Hashed, dir_hash, dir_len, path_hash};
-use super::masks::{FirstPlace, LineStart};
-use super::path::{choose, readings, sure_first_place};
+use super::row::{FirstPlace, LineStart, choose, readings, sure_first_place};
 use crate::sink::Lookahead;
 
 /// Finds, for every line of a block, the length of its path when [`choose`] is sure of it.
@@ -33,7 +32,7 @@ pub struct SurePath {
     hash: u64,
     dir_hash: u32,
     /// The path's length plus one, or 0 where the planner must read the line itself (no sure
-    /// path, or not looked at). Paths are at most [`super::line::MAX_PATH_BYTES`] long, so a
+    /// path, or not looked at). Paths are at most [`super::row::syntax::MAX_PATH_BYTES`] long, so a
     /// length fits.
     len: u16,
     dir_len: u16,
@@ -127,7 +126,7 @@ pub fn sure_path(found: &[SurePath], index: u64) -> Option<(usize, Hashed)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::line::sure_choice;
+    use crate::search::row::line::sure_choice;
 
     #[test]
     fn a_sure_path_found_ahead_is_the_choice_itself() {

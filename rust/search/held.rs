@@ -6,9 +6,9 @@
 //! bounded run, for a match that proves them rows of their file.
 
 use super::SearchPlanner;
-use super::line::{Continued, RowParse, continued_reading, parse_path_row};
-use super::path::{Choice, inside_time};
-use super::prefix::has_extension;
+use super::row::{
+    Choice, Continued, RowParse, continued_reading, has_extension, inside_time, parse_path_row,
+};
 
 /// A whole line whose reading the line after it decides: a row whose path is not sure
 /// (`a-1-b:2:x` is a match of `a-1-b` or a context row of `a`), or a line that may be a

@@ -3,7 +3,7 @@
 //! An agent greps to decide which files to open next, so the map (which files matched, how
 //! often) is worth more than the text of match number 1,400. This planner watches the engine's
 //! single pass, sorts every line into match rows, context rows, headings, separators and other
-//! lines ([`mod@line`]), and keeps a bounded per-file table ([`table`]). At `finish` it declines
+//! lines ([`row`]), and keeps a bounded per-file table ([`table`]). At `finish` it declines
 //! unless the output is clearly search-shaped ([`SearchPlanner::is_search_shaped`]); otherwise
 //! [`plan`] folds, groups or rolls the table up to fit the budget, with exact counts. A line
 //! whose reading waits for the next one is held (`held.rs`); the bulk of a flood is counted by
@@ -13,12 +13,9 @@ mod ahead;
 mod closing;
 mod hashing;
 mod held;
-pub mod line;
-mod masks;
-mod path;
 pub mod plan;
-mod prefix;
 mod rollup;
+pub mod row;
 mod run;
 pub mod table;
 
@@ -31,7 +28,7 @@ use crate::text::char_count;
 use ahead::{Sure, SurePaths, sure_path};
 use hashing::Hashed;
 use held::{Held, Unproven};
-use line::{
+use row::{
     Previous, RowParse, is_diagnostic_after_number, looks_like_heading, parse_bare_row,
     parse_path_row,
 };
@@ -87,7 +84,7 @@ pub struct SearchPlanner {
     /// Non-empty lines, `--` separators not included (they are neither prose nor rows).
     nonempty_lines: u64,
     /// Match rows whose text is a compiler or linter diagnostic
-    /// ([`line::is_diagnostic_after_number`]).
+    /// ([`row::is_diagnostic_after_number`]).
     diagnostic_rows: u64,
     /// Rows whose line number is not past the last row's of the same file
     /// ([`FileTable::in_order`]). A search tool prints a file's lines in order, each once (but

@@ -6,7 +6,7 @@
 //! and hands every other line back to the general reading.
 
 use super::ahead::{Sure, sure_path};
-use super::line::{Previous, is_diagnostic_after_number, parse_bare_row, row_after};
+use super::row::{Previous, is_diagnostic_after_number, parse_bare_row, row_after};
 use super::{LastRow, OpenLine, Prefix, SearchPlanner};
 use crate::lines::Lines;
 

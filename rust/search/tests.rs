@@ -75,7 +75,7 @@ fn flood(seed: u64, files: usize, format: Format) -> (String, Vec<(String, u64)>
         );
         let mut name = rng.pick(NAMES);
         // A path with a space and a name without an extension is beyond what the parser can
-        // tell from a context line whose text holds `-12-` (see `line::parse_path_row`).
+        // tell from a context line whose text holds `-12-` (see `row::line::parse_path_row`).
         if dir.contains(' ') && !name.contains('.') {
             name = "notes.txt";
         }

@@ -6,8 +6,8 @@
 //! facts a judgement needs (separators, spaces, letters, control bytes, the last dot) are
 //! gathered once, left to right, and each place is judged from them in constant time.
 
-use super::line::{MAX_PATH_BYTES, RowParse, row_after};
 use super::prefix::Prefix;
+use super::syntax::{MAX_PATH_BYTES, RowParse, inside_time, row_after};
 
 /// One way to read a line as `path`, a separator, a line number and text.
 #[derive(Debug, Clone, Copy)]
@@ -126,21 +126,7 @@ impl Readings<'_> {
     }
 }
 
-/// Whether a match's `:NN:` is the middle of a time `H:MM:SS` (`logs/10:15:30.log:3:x` is not
-/// line 15 of `logs/10`): a digit before it, minutes, and two digits of seconds after it. A
-/// path can end in a digit and a row's text start with two, but a file name holding a time
-/// always looks like this.
-pub fn inside_time(bytes: &[u8], row: &RowParse) -> bool {
-    let seconds = &bytes[row.text_start.min(bytes.len())..];
-    row.is_match
-        && (10..60).contains(&row.line_no)
-        && bytes[row.row_start - 2].is_ascii_digit()
-        && seconds.len() >= 2
-        && seconds[..2].iter().all(u8::is_ascii_digit)
-        && seconds.get(2).is_none_or(|b| !b.is_ascii_digit())
-}
-
-/// The path of `line` and its directory's length ([`super::hashing::dir_len`]) when its first
+/// The path of `line` and its directory's length ([`crate::search::hashing::dir_len`]) when its first
 /// place is a file name with an extension (rank 0), which makes [`choose`] sure of it at once:
 /// the row of nearly every line of a flood of files, judged without gathering the readings.
 /// `None` says nothing: [`choose`] may still be sure of a later place.
@@ -248,7 +234,7 @@ pub fn choose(mut readings: Readings<'_>) -> Option<Choice> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::masks::{FirstPlace, LineStart};
+    use crate::search::row::masks::{FirstPlace, LineStart};
 
     #[test]
     fn a_line_of_many_places_has_a_reading_at_each() {

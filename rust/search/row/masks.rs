@@ -6,8 +6,7 @@
 //! of every line the look-ahead judges ([`LineStart`]). Only x86-64 has them here (its SSE2 is
 //! on every processor); elsewhere no masks are found and the callers walk.
 
-use super::line::row_after;
-use super::path::inside_time;
+use super::syntax::{inside_time, row_after};
 use crate::lanes::Lanes;
 
 /// The facts of sixteen bytes of a path's prefix that [`super::path`] gathers.

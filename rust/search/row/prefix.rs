@@ -4,8 +4,8 @@
 //! to right, so that every place a path could end is judged from them in constant time instead
 //! of the prefix being read again.
 
-use super::line::MAX_PATH_BYTES;
 use super::masks::Masks;
+use super::syntax::MAX_PATH_BYTES;
 
 /// What a byte is to [`Prefix`], as bits of [`FACTS`].
 const SLASH: u8 = 1;
