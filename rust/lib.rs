@@ -7,12 +7,9 @@
 //! caller.
 
 mod clip;
-mod cut;
 mod diff;
-mod digest;
 mod engine;
 mod error;
-mod extenders;
 #[cfg(any(test, feature = "fault-injection"))]
 mod fault;
 #[cfg(any(test, feature = "fuzzing"))]

@@ -99,7 +99,7 @@ def test_issue_11_14_a_log_line_is_cut_before_a_skin_tone(native: None) -> None:
 
 
 def test_issue_11_14_the_two_backends_share_one_table_of_extenders() -> None:
-    rust = (Path(__file__).parent.parent / "rust" / "extenders.rs").read_text()
+    rust = (Path(__file__).parent.parent / "rust" / "text" / "extenders.rs").read_text()
     pairs = [(int(a, 16), int(b, 16)) for a, b in re.findall(r"\(0x([0-9A-F]+), 0x([0-9A-F]+)\)", rust)]
     assert tuple(pairs) == _extenders.EXTENDERS
     assert all(a <= b < c for (a, b), (c, _) in pairwise(pairs))

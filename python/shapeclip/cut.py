@@ -1,6 +1,6 @@
 """Where a line may be cut: between what a reader sees as characters, never inside one.
 
-The pure-Python twin of the core's `rust/cut.rs`, which explains the rules; the two must cut
+The pure-Python twin of the core's `rust/text/cut.rs`, which explains the rules; the two must cut
 identically, so they share one table of extenders and read escape sequences alike. Positions
 here are indices of code points, as `str` counts them. `sgr_open` says whether text leaves a
 colour on, so that a marker after it can be preceded by `SGR_RESET`.

@@ -5,15 +5,16 @@
 //! and the rest is split between head and tail by the tool's profile. Each side is cut at a
 //! line boundary when one is near (wasting at most a quarter of that side's share), and inside
 //! the line otherwise, so a single 50 MB line is still cut, between two characters as a reader
-//! sees them (see [`crate::cut`]). A colour the head leaves on is turned off before the marker.
+//! sees them (see [`crate::text::cut`]). A colour the head leaves on is turned off before the marker.
 
 pub mod marker;
 
-use crate::cut::{SGR_RESET, cut_after, cut_before, sgr_open};
 use crate::markers;
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::profile::Profile;
 use crate::sink::Totals;
+use crate::text::ansi::{SGR_RESET, sgr_open};
+use crate::text::cut::{cut_after, cut_before};
 use crate::text::{byte_at_char, byte_at_char_from_end, char_count, count_chars_and_newlines};
 use crate::window::Window;
 use marker::{Span, TIERS, Tier};

@@ -11,13 +11,13 @@
 //! State between chunks is bounded by the budget and fixed caps, never by the input's size.
 
 mod ahead;
+mod digest;
 mod last_resort;
 mod prepare;
 pub mod reader;
 mod registry;
 
 use crate::clip;
-use crate::digest::Sampler;
 use crate::plan::{Piece, Plan, Shape};
 use crate::planner::{Budget, Context};
 use crate::profile::Profile;
@@ -25,6 +25,7 @@ use crate::sink::{Block, Sink, Totals};
 use crate::text::char_count;
 use crate::way_back::WayBack;
 use crate::window::Window;
+use digest::Sampler;
 use reader::LineReader;
 use registry::{AnyFound, Held, Looks, guarded};
 
@@ -42,7 +43,7 @@ pub struct Outcome {
 pub struct DigestSlot {
     /// Character offset in the rendered plan, just inside the closing `]` of a marker.
     pub at: u64,
-    /// A sample of the omitted lines (see [`crate::digest::Sampler`]).
+    /// A sample of the omitted lines (see [`digest::Sampler`]).
     pub input: String,
 }
 

@@ -3,10 +3,10 @@
 
 use super::check::{number, token_count};
 use super::program::Settings;
-use crate::cut::{SGR_RESET, sgr_open};
 use crate::engine::Outcome;
 use crate::markers::{thousands, tokens_for_chars};
 use crate::plan::{LineRange, Piece};
+use crate::text::ansi::{SGR_RESET, sgr_open};
 use crate::text::char_count;
 
 /// The facts of the cut, counted from the input and the two ends shown.

@@ -10,11 +10,11 @@ use std::fmt::Write as _;
 
 use super::check::number;
 use super::program::Choices;
-use crate::cut::{SGR_RESET, sgr_open};
 use crate::engine::Outcome;
 use crate::engine::reader::LineReader;
 use crate::plan::Shape;
 use crate::search::SearchPlanner;
+use crate::text::ansi::{SGR_RESET, sgr_open};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {

@@ -1,7 +1,7 @@
 //! What a log plan promises, checked by walking its pieces against the input's lines.
 //!
 //! The pieces must account for every line exactly once, in order: a kept line is the input
-//! line as a terminal shows it (escapes and redraws gone, see `log::reading::noise`), cut at the
+//! line as a terminal shows it (escapes and redraws gone, see `text::ansi`), cut at the
 //! planner's line length with an exact label, possibly standing for a run of identical lines;
 //! a gap marker names the next lines and how many error, warning and summary lines they hold,
 //! which must equal a count by `classify` of each line on its own (no prefilter, no blocks,
@@ -9,14 +9,14 @@
 
 use super::check::{number, token_count};
 use super::program::Settings;
-use crate::cut::cut_before;
 use crate::engine::Outcome;
 use crate::engine::reader::LINE_PIECE_CAP;
 use crate::log::reading::class::Class;
 use crate::log::reading::classify::classify;
-use crate::log::reading::noise::clean;
 use crate::markers::more_chars_note;
 use crate::plan::{LineRange, Piece};
+use crate::text::ansi::clean;
+use crate::text::cut::cut_before;
 use crate::text::{byte_at_char, char_count};
 
 /// The input, split into lines, and what the walk has accounted for so far.

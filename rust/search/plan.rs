@@ -18,11 +18,11 @@ use super::rollup::{file_line, roll_up};
 use super::table::{
     FileEntry, FileTable, MAX_MATCHES_SHOWN, Other, ROW_CHARS_SHOWN, Row, shown_part,
 };
-use crate::cut::{SGR_RESET, sgr_open};
 use crate::lookalike::disarm;
 use crate::markers::{more_chars_note, more_chars_note_len, thousands};
 use crate::plan::{Piece, Plan, Shape, gaps};
 use crate::sink::Totals;
+use crate::text::ansi::{SGR_RESET, sgr_open};
 use crate::text::char_count;
 use crate::way_back::WayBack;
 

@@ -22,7 +22,7 @@ use std::hash::BuildHasherDefault;
 
 use crate::hash::FastHash;
 
-use crate::cut::cut_before;
+use crate::text::cut::cut_before;
 use crate::text::{byte_at_char, char_count};
 
 use super::hashing::{Hashed, Spread, dir_hash, dir_len, path_hash};
@@ -561,7 +561,7 @@ fn sort_key(path: &str) -> u128 {
 }
 
 /// The start of a row or other line that a plan shows: its first [`ROW_CHARS_SHOWN`]
-/// characters, or a few fewer so as not to cut a character cluster (see [`crate::cut`]). The
+/// characters, or a few fewer so as not to cut a character cluster (see [`crate::text::cut`]). The
 /// shown start of a shown start is itself.
 #[must_use]
 pub fn shown_part(text: &str) -> &str {

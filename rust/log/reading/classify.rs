@@ -11,10 +11,10 @@ use super::dedup::Key;
 use super::evidence::Evidence;
 use super::frame;
 use super::keyword::first_signal_from;
-use super::noise::{clean, last_state, without_escapes};
 use super::patterns::holds_pattern;
 use super::summary::is_summary;
 use super::trace;
+use crate::text::ansi::{clean, last_state, without_escapes};
 use crate::text::char_count;
 use std::borrow::Cow;
 

@@ -17,7 +17,7 @@ use super::class::{Class, Counts};
 use super::classify::{Shown, classify};
 use super::prefilter::Candidate;
 use super::store::{Kept, Text};
-use crate::cut::cut_before;
+use crate::text::cut::cut_before;
 use crate::text::{byte_at_char, char_count};
 
 /// `raw` as a plan would show it: cleaned, and cut to `line_keep` characters.

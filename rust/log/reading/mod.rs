@@ -3,7 +3,7 @@
 //! A block's lines meet, in order: the look-ahead's block-wide scan ([`prefilter`], over the
 //! literals of [`patterns`]), which lists the lines worth classifying; the classifier
 //! ([`classify`], on [`frame`], [`keyword`], [`summary`] and [`evidence`]), which says what kind
-//! ([`class`]) each is, as a terminal shows it ([`noise`]); the trace rules ([`trace`]), which say
+//! ([`class`]) each is, as a terminal shows it ([`crate::text::ansi`]); the trace rules ([`trace`]), which say
 //! which lines after an error belong to it; and the stores: error blocks and summaries
 //! ([`store`]), repeated diagnostics once per template ([`dedup`]), every line kept the same way
 //! ([`keep`]). [`pass::Pass`] runs them as the planner's sink and hands over what it found.
@@ -18,7 +18,6 @@ pub mod frame;
 pub mod keep;
 mod keyword;
 mod marks;
-pub mod noise;
 pub mod pass;
 mod patterns;
 pub mod prefilter;

@@ -6,23 +6,18 @@
 //! a cut to the nearest place that splits none of these, by at most [`MAX_SHIFT`] characters: a
 //! longer cluster is pathological, and is cut where it was. The rules are those of Unicode's
 //! extended grapheme clusters (UAX #29) that matter to a cut: never before an extender (see
-//! [`crate::extenders`]), never after a zero-width joiner, regional indicators in pairs. Hangul
+//! [`super::extenders`]), never after a zero-width joiner, regional indicators in pairs. Hangul
 //! jamo sequences and Indic conjuncts across a virama are not kept whole. Escape sequences are
-//! read as the log planner strips them. The Python clip (`shapeclip.cut`) cuts identically.
-//!
-//! [`sgr_open`] says whether text leaves a colour on, so that a marker after it can be preceded
-//! by [`SGR_RESET`] instead of being painted in it.
+//! read by the grammar the log planner strips them with ([`super::ansi`]). The Python clip
+//! (`shapeclip.cut`) cuts identically.
 
 use std::cmp::Ordering;
 
-use crate::extenders::EXTENDERS;
+use super::ansi::ends_by;
+use super::extenders::EXTENDERS;
 
 /// Characters a cut moves at most to keep a cluster or an escape sequence whole.
 pub const MAX_SHIFT: usize = 32;
-/// Turns every colour and style off.
-pub const SGR_RESET: &str = "\x1b[0m";
-
-const ESC: u8 = 0x1b;
 const ZWJ: char = '\u{200d}';
 
 fn extends(c: char) -> bool {
@@ -90,65 +85,6 @@ fn in_escape(text: &[u8], before: &str) -> bool {
     esc.is_some_and(|(esc, _)| !ends_by(text, esc, before.len()))
 }
 
-/// The kinds of escape sequence, by the byte after the `ESC`.
-#[derive(Debug, Clone, Copy)]
-enum Escape {
-    /// `ESC [` parameters and a final byte in `@`..`~`.
-    Csi,
-    /// `ESC ]` text, ended by BEL or `ESC \`.
-    Osc,
-    /// `ESC (` or `ESC )` and one character.
-    Charset,
-    /// `ESC` and one ASCII character.
-    Pair,
-    /// An `ESC` before anything else, or at the end.
-    Lone,
-}
-
-fn kind(text: &[u8], esc: usize) -> Escape {
-    match text.get(esc + 1) {
-        Some(b'[') => Escape::Csi,
-        Some(b']') => Escape::Osc,
-        Some(b'(' | b')') => Escape::Charset,
-        Some(b) if b.is_ascii() => Escape::Pair,
-        _ => Escape::Lone,
-    }
-}
-
-/// Whether byte `k` of a CSI or OSC sequence is its last.
-fn closes(text: &[u8], k: usize, kind: Escape) -> bool {
-    match kind {
-        Escape::Csi => (0x40..=0x7e).contains(&text[k]),
-        _ => text[k] == 0x07 || (text[k] == b'\\' && text[k - 1] == ESC),
-    }
-}
-
-/// Whether the sequence starting at byte `esc` ends at or before byte `at`.
-fn ends_by(text: &[u8], esc: usize, at: usize) -> bool {
-    match kind(text, esc) {
-        k @ (Escape::Csi | Escape::Osc) => (esc + 2..at).any(|i| closes(text, i, k)),
-        Escape::Charset => esc + 2 < at,
-        Escape::Pair => esc + 1 < at,
-        Escape::Lone => true,
-    }
-}
-
-/// Byte just past the sequence starting at byte `esc` of `text` (its end, if unterminated).
-fn escape_end(text: &str, esc: usize) -> usize {
-    let bytes = text.as_bytes();
-    match kind(bytes, esc) {
-        k @ (Escape::Csi | Escape::Osc) => (esc + 2..bytes.len())
-            .find(|&i| closes(bytes, i, k))
-            .map_or(bytes.len(), |i| i + 1),
-        Escape::Charset => text[esc + 2..]
-            .chars()
-            .next()
-            .map_or(bytes.len(), |c| esc + 2 + c.len_utf8()),
-        Escape::Pair => esc + 2,
-        Escape::Lone => esc + 1,
-    }
-}
-
 /// The latest place at or before byte `at` of `text` that splits no cluster or escape
 /// sequence, at most [`MAX_SHIFT`] characters back (`at` itself when there is none). `text`
 /// starts where a line or the input does.
@@ -184,29 +120,6 @@ fn shift(text: &str, at: usize, whole: Whole) -> usize {
         };
     }
     at
-}
-
-/// Whether `text` leaves a colour or style on: its last SGR sequence (`ESC [ … m`) sets one
-/// rather than turning all off (`ESC[m`, `ESC[0m`, `ESC[0;0m`).
-#[must_use]
-pub fn sgr_open(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut open = false;
-    let mut from = 0;
-    while let Some(off) = memchr::memchr(ESC, &bytes[from..]) {
-        let esc = from + off;
-        let end = escape_end(text, esc);
-        if let [ESC, b'[', params @ .., b'm'] = &bytes[esc..end] {
-            if params
-                .iter()
-                .all(|b| b.is_ascii_digit() || matches!(b, b';' | b':'))
-            {
-                open = !params.iter().all(|b| matches!(b, b'0' | b';'));
-            }
-        }
-        from = end;
-    }
-    open
 }
 
 #[cfg(test)]
@@ -253,17 +166,5 @@ mod tests {
         let zalgo = format!("x{}", "\u{301}".repeat(100));
         assert_eq!(cuts(&zalgo, 50), (50, 50));
         assert_eq!(cuts(&zalgo, 20), (0, 20));
-    }
-
-    #[test]
-    fn colours_left_on_are_seen() {
-        assert!(sgr_open("a\x1b[31mred"));
-        assert!(sgr_open("\x1b[1;0m"));
-        assert!(!sgr_open("a\x1b[31mred\x1b[0m"));
-        assert!(!sgr_open("\x1b[31mred\x1b[m plain"));
-        assert!(sgr_open("\x1b[0m\x1b[38;5;0m"));
-        assert!(!sgr_open("\x1b[31mred\x1b[0;0m\x1b[2K"));
-        assert!(!sgr_open("no escapes"));
-        assert!(!sgr_open("\x1b]8;;\x1b[31m\x07"));
     }
 }

@@ -1,8 +1,16 @@
-//! Character-level helpers shared by the reader, the planners and the renderers.
+//! Text helpers shared by the reader, the planners and the renderers: the lower layer every
+//! shape reads text through, so that the next shape does not write them again.
 //!
 //! Budgets and every count shapeclip prints are in characters (Unicode code points), the unit
-//! Python's `len` uses, never bytes. These helpers convert between the two on UTF-8 text (the
-//! words and numbers that markers print are in [`crate::markers`]).
+//! Python's `len` uses, never bytes. The functions here convert between the two on UTF-8 text
+//! (the words and numbers that markers print, and their printed widths, are in
+//! [`crate::markers`]). Beside them: [`ansi`], a terminal's escape sequences and redraws, read
+//! away or kept whole; and [`cut`], where a line may be cut without splitting what a reader sees
+//! as one character (its table of combining characters is [`extenders`]).
+
+pub mod ansi;
+pub mod cut;
+pub mod extenders;
 
 /// Bytes counted into a byte-wide sum before it is widened: at most 255, so the sum cannot
 /// overflow, and a multiple of 64, so no short tail is left outside the vector loop.
