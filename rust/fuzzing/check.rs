@@ -6,17 +6,41 @@
 //! passthrough exactly when the text fits, omitted ranges in order and inside the input, a
 //! digest slot inside a marker, and then what the clip and log plans promise of their pieces.
 
+use std::cell::Cell;
+use std::sync::Once;
+
 use super::gapped_check;
 use super::program::Settings;
 use super::{clip_check, log_check, run};
 use crate::engine::Outcome;
-use crate::markers::thousands;
 use crate::plan::Shape;
 use crate::sink::Totals;
 use crate::text::char_count;
 
+thread_local! {
+    /// Whether code on this thread panicked since [`watch_panics`] last cleared it.
+    static PANICKED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Clears this thread's note of a panic, and makes sure every panic is noted, even one the
+/// engine catches. The engine answers a planner's panic by dropping the planner, which keeps
+/// the output within its contract but hides the bug; libFuzzer's hook aborts on any panic,
+/// and this makes a replay under `cargo test` fail on the same inputs.
+fn watch_panics() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            PANICKED.with(|p| p.set(true));
+            previous(info);
+        }));
+    });
+    PANICKED.with(|p| p.set(false));
+}
+
 /// Checks `input` fed every way; returns the outcome.
 pub fn all_ways(settings: &Settings, input: &[u8]) -> Outcome {
+    watch_panics();
     let text = String::from_utf8_lossy(input);
     if std::env::var_os("SHAPECLIP_FUZZ_SHOW").is_some() {
         eprintln!("{settings:?}\n{text:?}");
@@ -35,6 +59,10 @@ pub fn all_ways(settings: &Settings, input: &[u8]) -> Outcome {
         (!chunk.is_empty()).then_some((chunk, as_str))
     });
     same(&whole, &run(settings, chunks), settings, "chunks");
+    assert!(
+        !PANICKED.with(Cell::get),
+        "a part of the engine panicked and was dropped, {settings:?}"
+    );
     outcome(settings, &text, &whole);
     whole
 }
@@ -116,17 +144,4 @@ fn digest_slot(settings: &Settings, rendered: &str, out: &Outcome) {
     let at = usize::try_from(slot.at).expect("offsets fit");
     assert_eq!(rendered.chars().nth(at), Some(']'), "digest slot at {at}");
     assert!(!slot.input.is_empty(), "an empty digest sample");
-}
-
-/// How a marker states `tokens` estimated tokens: `1 token`, `1,250 tokens`.
-pub fn token_count(tokens: u64) -> String {
-    let word = if tokens == 1 { "token" } else { "tokens" };
-    format!("{} {word}", thousands(tokens))
-}
-
-/// `1,234` as 1234; panics on anything else.
-pub fn number(s: &str) -> u64 {
-    s.replace(',', "")
-        .parse()
-        .unwrap_or_else(|_| panic!("not a number: {s:?}"))
 }

@@ -1,7 +1,7 @@
 //! What a clip promises: a head that starts the input, a tail that ends it, and one marker
 //! whose every number equals a count over the input between them.
 
-use super::check::{number, token_count};
+use super::numbers::{number, token_count};
 use super::program::Settings;
 use crate::engine::Outcome;
 use crate::markers::{thousands, tokens_for_chars};

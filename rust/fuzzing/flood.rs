@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use super::check::number;
+use super::numbers::number;
 use super::program::Choices;
 use crate::engine::Outcome;
 use crate::engine::reader::LineReader;
@@ -16,11 +16,16 @@ use crate::plan::Shape;
 use crate::search::SearchPlanner;
 use crate::text::ansi::{SGR_RESET, sgr_open};
 
+/// How grep and ripgrep print their rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
+pub enum Format {
+    /// `path:NN:text`.
     Plain,
+    /// `path:NN:text` and `path-NN-text` rows this many lines around each match, `--` between.
     Context(u64),
+    /// `path:NN:CC:text` for a match (`--column`, vimgrep).
     Column,
+    /// The path on a line of its own, then bare `NN:text` rows (`--heading`).
     Heading,
 }
 
@@ -98,6 +103,7 @@ struct File {
     rows: Vec<Row>,
 }
 
+/// A flood and the truth of it.
 pub struct Flood {
     pub text: String,
     format: Format,
@@ -105,6 +111,27 @@ pub struct Flood {
 }
 
 impl Flood {
+    /// An empty flood of rows printed as `format` prints them.
+    #[must_use]
+    pub fn new(format: Format) -> Flood {
+        Flood {
+            text: String::new(),
+            format,
+            files: Vec::new(),
+        }
+    }
+
+    /// Each file's path and its number of matches, in the order written.
+    #[must_use]
+    pub fn truth(&self) -> Vec<(String, u64)> {
+        self.files
+            .iter()
+            .map(|f| (f.path.clone(), f.matches))
+            .collect()
+    }
+
+    /// A flood written by the fuzzer's `choices`: files of paths that have misled the parser,
+    /// each with rows of one text, some written many times over.
     pub fn read(choices: &mut Choices<'_>) -> Flood {
         let format = match choices.byte() % 6 {
             0 | 1 => Format::Plain,
@@ -112,11 +139,7 @@ impl Flood {
             3 => Format::Heading,
             c => Format::Context(u64::from(c) - 3),
         };
-        let mut flood = Flood {
-            text: String::new(),
-            format,
-            files: Vec::new(),
-        };
+        let mut flood = Flood::new(format);
         while !choices.is_empty() && flood.text.len() < MAX_BYTES {
             let shape = choices.byte();
             let copies = if shape & 0x80 == 0 {
@@ -134,13 +157,14 @@ impl Flood {
                 if flood.text.len() >= MAX_BYTES {
                     break;
                 }
-                flood.add_file(shape, spec, &text);
+                flood.add_generated(shape, spec, &text);
             }
         }
         flood
     }
 
-    fn add_file(&mut self, shape: u8, spec: u8, text: &str) {
+    /// Adds a file whose path and matches `shape` and `spec` choose, each row showing `text`.
+    fn add_generated(&mut self, shape: u8, spec: u8, text: &str) {
         let f = self.files.len();
         let dir = DIRS[usize::from(shape) % DIRS.len()];
         let mut name = NAMES[usize::from(shape / 12) % NAMES.len()];
@@ -149,7 +173,6 @@ impl Flood {
         if dir.contains(' ') && !name.contains('.') {
             name = "notes.txt";
         }
-        let path = format!("{dir}{f}{name}");
         let n = 1 + u64::from(spec / 8 % 8) * if spec & 0x40 == 0 { 1 } else { 5 };
         let mut state = u64::from(spec) << 32 | f as u64 | 1;
         let mut matches = Vec::new();
@@ -161,13 +184,29 @@ impl Flood {
             at += 1 + state % 9;
             matches.push(at);
         }
+        self.add_file(format!("{dir}{f}{name}"), &matches, |line, _| {
+            (text.to_owned(), 1 + line % 30)
+        });
+    }
+
+    /// Writes the rows of a file at `path` whose matches are on the lines `matches` (in
+    /// increasing order), with the lines of context around each that the format shows. `row`
+    /// gives each row's text, in order, and, when its second argument says the format prints
+    /// one, the column of the match.
+    pub fn add_file(
+        &mut self,
+        path: String,
+        matches: &[u64],
+        mut row: impl FnMut(u64, bool) -> (String, u64),
+    ) {
+        let f = self.files.len();
         let c = if let Format::Context(c) = self.format {
             c
         } else {
             0
         };
         let mut shown: Vec<(u64, bool)> = Vec::new();
-        for &m in &matches {
+        for &m in matches {
             for l in m.saturating_sub(c).max(1)..=m + c {
                 match shown.iter_mut().find(|(x, _)| *x == l) {
                     Some(entry) => entry.1 |= l == m,
@@ -194,9 +233,12 @@ impl Flood {
             }
             previous = Some(l);
             let sep = if is_match { ':' } else { '-' };
-            let row = match self.format {
-                Format::Column if is_match => format!("{l}:{}:{text}", 1 + l % 30),
-                _ => format!("{l}{sep}{text}"),
+            let column = is_match && self.format == Format::Column;
+            let (text, at) = row(l, column);
+            let row = if column {
+                format!("{l}:{at}:{text}")
+            } else {
+                format!("{l}{sep}{text}")
             };
             if self.format != Format::Heading {
                 out.push_str(&path);
@@ -211,7 +253,7 @@ impl Flood {
         }
         self.files.push(File {
             path,
-            matches: n,
+            matches: matches.len() as u64,
             rows,
         });
     }
@@ -256,12 +298,7 @@ impl Flood {
             assert_eq!(text, self.fold(prefix), "budget {budget}");
             return;
         }
-        let truth: Vec<(String, u64)> = self
-            .files
-            .iter()
-            .map(|f| (f.path.clone(), f.matches))
-            .collect();
-        check_map(&text, &truth);
+        check_map(&text, &self.truth());
         // The marker ends the output, and its line.
         let marker = text.strip_suffix('\n').expect("a plan ends its last line");
         self.check_marker(marker.rsplit('\n').next().expect("a last line"));

@@ -7,7 +7,7 @@
 //! which must equal a count by `classify` of each line on its own (no prefilter, no blocks,
 //! no state); the closing marker states the omitted line and character totals.
 
-use super::check::{number, token_count};
+use super::numbers::{number, token_count};
 use super::program::Settings;
 use crate::engine::Outcome;
 use crate::engine::reader::LINE_PIECE_CAP;

@@ -3,10 +3,14 @@
 //! Each entry point turns a fuzzer's bytes into an input and a way of feeding it, runs the
 //! engine, and panics when a contract breaks: the budget bound in characters, stream equal to
 //! one-shot (whatever the chunks, `str` or `bytes`), totals and marker numbers equal to naive
-//! counts over the input, and every planner's specific promises (see [`check`]). The targets
-//! in `fuzz/` call these and nothing else, and `tests.rs` replays every input kept under
-//! `fuzz/corpus` and `fuzz/regressions`, so a failure the fuzzer once found stays a test that
-//! needs neither libFuzzer nor a nightly toolchain.
+//! counts over the input, and every planner's specific promises (see [`check`]).
+//!
+//! [`TARGETS`] lists them. The fuzz crate (`fuzz/Cargo.toml`) has one binary for each, which
+//! calls its entry point and nothing else; `.ci/run` fuzzes every binary `cargo fuzz list`
+//! names; and `tests.rs` replays every input kept under `fuzz/corpus/<target>` and
+//! `fuzz/regressions/<target>`, so a failure the fuzzer once found stays a test that needs
+//! neither libFuzzer nor a nightly toolchain. A test holds the binaries, the corpus folders and
+//! this list to one another.
 //!
 //! Compiled only for tests and with the `fuzzing` feature; the Python module never has it.
 
@@ -14,7 +18,9 @@ mod check;
 mod clip_check;
 pub(crate) mod flood;
 mod gapped_check;
+mod gapped_inputs;
 pub(crate) mod log_check;
+mod numbers;
 mod program;
 
 use crate::engine::{Engine, Outcome};
@@ -24,6 +30,47 @@ use crate::log::reading::prefilter::Prefilter;
 use crate::profile::Profile;
 use crate::sink::Lookahead;
 use program::{Choices, Settings};
+
+/// A fuzz target.
+#[derive(Debug, Clone, Copy)]
+pub struct Target {
+    /// The name of its binary in `fuzz/Cargo.toml`, and of its folders of kept inputs.
+    pub name: &'static str,
+    /// Runs the engine on one input and panics when a contract breaks.
+    pub check: fn(&[u8]),
+}
+
+/// Every fuzz target, the one list of them (see the module's introduction).
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "clip",
+        check: clip,
+    },
+    Target {
+        name: "log",
+        check: log,
+    },
+    Target {
+        name: "search",
+        check: search,
+    },
+    Target {
+        name: "stream",
+        check: stream,
+    },
+    Target {
+        name: "diff",
+        check: diff,
+    },
+    Target {
+        name: "listing",
+        check: listing,
+    },
+    Target {
+        name: "read",
+        check: read,
+    },
+];
 
 /// Raw bytes, any tool kind, small and middling budgets: mostly the clip and passthrough.
 ///
@@ -69,9 +116,47 @@ pub fn search(data: &[u8]) {
 /// # Panics
 /// When a contract breaks.
 pub fn stream(data: &[u8]) {
+    written(data, Settings::for_streams, program::expand);
+}
+
+/// A unified diff written from its parts (commit and file headers, hunks whose headers count
+/// their bodies or miscount them, body lines that read as headers), under any tool: the diff
+/// planner, whose plan keeps whole lines around exact gaps.
+///
+/// # Panics
+/// When a contract breaks.
+pub fn diff(data: &[u8]) {
+    written(data, Settings::for_plans, gapped_inputs::diff);
+}
+
+/// A listing of paths as `find`, `ls -R`, `tree` or `git ls-files` print it, under any tool:
+/// the listing planner.
+///
+/// # Panics
+/// When a contract breaks.
+pub fn listing(data: &[u8]) {
+    written(data, Settings::for_plans, gapped_inputs::listing);
+}
+
+/// A source file written from fragments of many languages, under a file-reading tool: the read
+/// planner.
+///
+/// # Panics
+/// When a contract breaks.
+pub fn read(data: &[u8]) {
+    written(data, Settings::for_reads, gapped_inputs::read);
+}
+
+/// Checks the input that `write` writes from `data`, after the settings read first, shaped by
+/// `settings`.
+fn written(
+    data: &[u8],
+    settings: fn(Settings) -> Settings,
+    write: fn(&mut Choices<'_>) -> Vec<u8>,
+) {
     let mut choices = Choices::new(data);
-    let settings = Settings::read(&mut choices).for_streams();
-    let input = program::expand(&mut choices);
+    let settings = settings(Settings::read(&mut choices));
+    let input = write(&mut choices);
     check::all_ways(&settings, &input);
 }
 

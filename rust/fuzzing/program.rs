@@ -96,13 +96,24 @@ impl Settings {
         }
     }
 
-    /// A shell tool and a budget a log plan can use, most of the time.
-    pub fn for_logs(mut self) -> Self {
-        self.kind = "shell";
+    /// A budget a shape's plan can use (most planners decline below 400), most of the time.
+    pub fn for_plans(mut self) -> Self {
         if self.budget < 400 && self.split_seed % 8 != 0 {
             self.budget += 400;
         }
         self
+    }
+
+    /// A shell tool and a budget a log plan can use, most of the time.
+    pub fn for_logs(mut self) -> Self {
+        self.kind = "shell";
+        self.for_plans()
+    }
+
+    /// A file-reading tool and a budget a read plan can use, most of the time.
+    pub fn for_reads(mut self) -> Self {
+        self.kind = "file_read";
+        self.for_plans()
     }
 
     /// A search tool, or any other kind: search shape is recognised by content.
@@ -221,21 +232,26 @@ const LOG_WORDS: &[&str] = &[
     "\0",
 ];
 
-/// Bytes a log or a stream is written to at most. A log needs only many lines (its chunked run
-/// still reads them in many blocks); a stream needs megabytes for lines long enough to come in
-/// pieces and for chunks that are prepared on two cores.
-const MAX_LOG_BYTES: usize = 32 << 10;
+/// Bytes a text written from words (a log, a file read) or a stream is written to at most. A
+/// log needs only many lines (its chunked run still reads them in many blocks); a stream needs
+/// megabytes for lines long enough to come in pieces and for chunks that are prepared on two
+/// cores.
+const MAX_WRITTEN_BYTES: usize = 32 << 10;
 const MAX_STREAM_BYTES: usize = 6 << 20;
 
-/// A log written by the program in `choices`: each byte picks a word, or (past the words)
-/// copies raw bytes, or repeats the last line, the same or numbered.
+/// A log written by the program in `choices` from [`LOG_WORDS`] (see [`from_words`]).
 pub fn log_lines(choices: &mut Choices<'_>) -> Vec<u8> {
-    let words = LOG_WORDS.len();
+    from_words(LOG_WORDS, choices)
+}
+
+/// Text written by the program in `choices`: each byte picks one of `words` (at most 256),
+/// or (past the words) copies raw bytes, or repeats the last line, the same or numbered.
+pub fn from_words(words: &[&str], choices: &mut Choices<'_>) -> Vec<u8> {
     let mut out = Vec::new();
-    while !choices.is_empty() && out.len() < MAX_LOG_BYTES {
+    while !choices.is_empty() && out.len() < MAX_WRITTEN_BYTES {
         let op = usize::from(choices.byte());
-        if op < words {
-            out.extend_from_slice(LOG_WORDS[op].as_bytes());
+        if op < words.len() {
+            out.extend_from_slice(words[op].as_bytes());
         } else if op % 2 == 0 {
             let n = usize::from(choices.byte() % 32);
             out.extend_from_slice(choices.take(n));
@@ -258,7 +274,7 @@ fn repeat_last_line(out: &mut Vec<u8>, times: usize, numbered: bool) {
         .map_or(0, |i| i + 1);
     let line = out[start..end].to_vec();
     for i in 0..times {
-        if out.len() >= MAX_LOG_BYTES {
+        if out.len() >= MAX_WRITTEN_BYTES {
             break;
         }
         out.extend_from_slice(&line);

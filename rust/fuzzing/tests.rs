@@ -29,21 +29,64 @@ fn replay(target: &str, check: fn(&[u8])) {
 }
 
 #[test]
-fn clip_inputs_keep_every_contract() {
-    replay("clip", super::clip);
+fn every_target_keeps_every_contract_on_its_kept_inputs() {
+    for target in super::TARGETS {
+        replay(target.name, target.check);
+    }
+}
+
+/// The names of the folders in `dir`, sorted.
+fn folders(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("a readable directory")
+        .map(|e| e.expect("a readable entry"))
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
-fn log_inputs_keep_every_contract() {
-    replay("log", super::log);
-}
-
-#[test]
-fn search_inputs_keep_every_contract() {
-    replay("search", super::search);
-}
-
-#[test]
-fn stream_inputs_keep_every_contract() {
-    replay("stream", super::stream);
+fn the_fuzz_crate_and_the_kept_inputs_follow_the_list_of_targets() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut listed: Vec<String> = super::TARGETS.iter().map(|t| t.name.to_owned()).collect();
+    listed.sort();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("fuzz/Cargo.toml");
+    let mut bins = Vec::new();
+    for section in manifest.split("[[bin]]").skip(1) {
+        let value = |key: &str| {
+            section
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix(key)?
+                        .trim()
+                        .strip_prefix("= \"")?
+                        .strip_suffix('"')
+                })
+                .unwrap_or_else(|| panic!("a [[bin]] without {key}: {section}"))
+                .to_owned()
+        };
+        let name = value("name");
+        let path = value("path");
+        assert_eq!(path, format!("fuzz_targets/{name}.rs"), "the binary {name}");
+        let source = std::fs::read_to_string(root.join(&path)).expect("the binary's source");
+        assert!(
+            source.contains(&format!("_core::fuzzing::{name}(data)")),
+            "{path} calls the target it is named after"
+        );
+        bins.push(name);
+    }
+    bins.sort();
+    assert_eq!(bins, listed, "the binaries in fuzz/Cargo.toml");
+    assert_eq!(
+        folders(&root.join("corpus")),
+        listed,
+        "the folders of fuzz/corpus"
+    );
+    let regressions = folders(&root.join("regressions"));
+    assert!(
+        regressions.iter().all(|r| listed.contains(r)),
+        "{regressions:?}"
+    );
 }

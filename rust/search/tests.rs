@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use crate::engine::{Engine, Outcome};
-use crate::fuzzing::flood::check_map;
+use crate::fuzzing::flood::{Flood, Format, check_map};
 use crate::plan::Shape;
 use crate::profile::Profile;
 use crate::text::char_count;
@@ -32,14 +32,6 @@ impl Rng {
     fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
         items[usize::try_from(self.below(items.len() as u64)).unwrap()]
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Format {
-    Plain,
-    Context(u64),
-    Column,
-    Heading,
 }
 
 const DIRS: &[&str] = &[
@@ -65,8 +57,7 @@ const WORDS: &[&str] = &[
 /// A search output and the true per-file match counts, in first-seen order.
 fn flood(seed: u64, files: usize, format: Format) -> (String, Vec<(String, u64)>) {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let mut out = String::new();
-    let mut truth = Vec::new();
+    let mut flood = Flood::new(format);
     for f in 0..files {
         let dir = format!(
             "{}{}",
@@ -79,7 +70,6 @@ fn flood(seed: u64, files: usize, format: Format) -> (String, Vec<(String, u64)>
         if dir.contains(' ') && !name.contains('.') {
             name = "notes.txt";
         }
-        let path = format!("{dir}{f}{name}");
         let hot = rng.below(4) == 0;
         let n = 1 + rng.below(if hot { 40 } else { 4 });
         let mut lines: Vec<u64> = Vec::new();
@@ -88,49 +78,13 @@ fn flood(seed: u64, files: usize, format: Format) -> (String, Vec<(String, u64)>
             at += 1 + rng.below(9);
             lines.push(at);
         }
-        let c = if let Format::Context(c) = format {
-            c
-        } else {
-            0
-        };
-        let mut shown: Vec<(u64, bool)> = Vec::new();
-        for &m in &lines {
-            for l in m.saturating_sub(c).max(1)..=m + c {
-                match shown.iter_mut().find(|(x, _)| *x == l) {
-                    Some(entry) => entry.1 |= l == m,
-                    None => shown.push((l, l == m)),
-                }
-            }
-        }
-        shown.sort_unstable();
-        if format == Format::Heading {
-            if f > 0 {
-                out.push('\n');
-            }
-            out.push_str(&path);
-            out.push('\n');
-        } else if c > 0 && f > 0 {
-            out.push_str("--\n");
-        }
-        let mut previous = None;
-        for (l, is_match) in shown {
-            if c > 0 && previous.is_some_and(|p: u64| p + 1 != l) {
-                out.push_str("--\n");
-            }
-            previous = Some(l);
-            let sep = if is_match { ':' } else { '-' };
+        flood.add_file(format!("{dir}{f}{name}"), &lines, |_, column| {
             let text = format!("{} {}", rng.pick(WORDS), rng.pick(WORDS));
-            match format {
-                Format::Heading => _ = writeln!(out, "{l}{sep}{text}"),
-                Format::Column if is_match => {
-                    _ = writeln!(out, "{path}:{l}:{}:{text}", 1 + rng.below(30));
-                }
-                _ => _ = writeln!(out, "{path}{sep}{l}{sep}{text}"),
-            }
-        }
-        truth.push((path, n));
+            (text, if column { 1 + rng.below(30) } else { 0 })
+        });
     }
-    (out, truth)
+    let truth = flood.truth();
+    (flood.text, truth)
 }
 
 fn run_chunks(input: &str, budget: u64, chunk: usize) -> Outcome {
