@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+/// What a caller did wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
     /// A caller passed an argument outside what is allowed; the message says what is.

@@ -1,10 +1,68 @@
-//! `shapeclip._core`: the Python binding of the engine, and nothing else.
+//! shapeclip's engine: a tool's output, however long, cut to a budget of characters by a
+//! plan that knows the output's shape, in one pass, with exact markers where it left text out.
 //!
-//! Each entry point extracts its arguments, releases the GIL while the engine works on borrowed
-//! text, and converts the result. The engine answers its planners', window's and clip's panics
-//! itself; one in its reading is caught here and raised as `EngineError`, which the Python
-//! facade answers with its pure-Python clip where it still has the input; it never reaches a
-//! caller.
+//! The crate is built as `shapeclip._core`, the Python package's native module; this file is
+//! its binding and the engine's front page. Everything but the binding takes `&str` or `&[u8]`
+//! and returns plain structs, so the engine is used and tested from Rust alone.
+//!
+//! # Overview
+//!
+//! The main types are these:
+//!
+//! * [`Engine`] runs one compression. It is built once with the [`Budget`] (the characters the
+//!   output may take, and how many of them a digest keeps free) and the [`Profile`] (what kind
+//!   of tool made the output, and how a clip shares the budget), fed the input in chunks of any
+//!   size and split ([`Engine::feed_str`], [`Engine::feed_bytes`]), and asked once for the
+//!   [`Outcome`] ([`Engine::finish`]). A one-shot compression is one feed and the finish, so a
+//!   stream and a single call cannot disagree.
+//! * A [`Planner`] is a shape: search output, a build log, a diff, a listing, a file read. It
+//!   watches the single pass as a [`Sink`], which sees the input as [`Block`]s of whole lines
+//!   (with a [`Lookahead`] for the work a block's text alone allows, which the reader runs on a
+//!   second core), keeps state bounded by the budget, and at the end answers with a plan or
+//!   declines, given a [`Context`]. The engine asks its planners in priority order and takes
+//!   the first plan that fits; the clip over the engine's [`Window`] (the input's first and
+//!   last characters) is everyone's fallback, and an input that fits comes back unchanged.
+//! * A [`Plan`] is what was chosen: [`Piece`]s of kept input and of shapeclip's markers, the
+//!   omitted [`LineRange`]s and characters, and the [`Shape`] that planned it.
+//!   [`Plan::render`] is the output, never longer than the budget.
+//!
+//! How the pieces connect, and the steps to add a shape, are in `rust/README.md`.
+//!
+//! # Example
+//!
+//! A build log of 2,000 lines with an error in its middle, cut to 1,000 characters by the log
+//! planner: the error is kept, and the output says exactly what it left out.
+//!
+//! ```
+//! use _core::{Budget, Engine, Profile, Shape};
+//!
+//! let profile = Profile::new("shell", Some("bash"), 3000, 6000)?;
+//! let mut engine = Engine::with_budget(Budget::new(1000, 0)?, profile);
+//! for i in 0..2000 {
+//!     if i == 1200 {
+//!         engine.feed_str("error[E0308]: mismatched types\n");
+//!     } else {
+//!         engine.feed_str(&format!("   Compiling crate_{i} v0.1.0\n"));
+//!     }
+//! }
+//! let outcome = engine.finish();
+//! let output = outcome.plan.render();
+//! assert_eq!(outcome.totals.lines, 2000);
+//! assert_eq!(outcome.plan.shape, Shape::Log);
+//! assert!(output.chars().count() <= 1000);
+//! assert!(output.contains("error[E0308]: mismatched types"));
+//! # Ok::<(), _core::Error>(())
+//! ```
+//!
+//! # The binding
+//!
+//! Each Python entry point extracts its arguments, releases the GIL while the engine works on
+//! borrowed text, and converts the result. The engine answers its planners', window's and
+//! clip's panics itself; one in its reading is caught here and raised as `EngineError`, which
+//! the Python facade answers with its pure-Python clip where it still has the input; it never
+//! reaches a caller.
+
+#![warn(missing_docs)]
 
 mod clip;
 mod diff;
@@ -41,11 +99,14 @@ use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use engine::{Engine, Outcome};
-use error::Error;
-use planner::Budget;
-use profile::Profile;
-use way_back::WayBack;
+pub use engine::{DigestSlot, Engine, Outcome};
+pub use error::Error;
+pub use plan::{LineRange, Piece, Plan, Shape};
+pub use planner::{Budget, Context, Planner};
+pub use profile::{Profile, ToolKind};
+pub use sink::{Block, Lookahead, Sink, Totals};
+pub use way_back::WayBack;
+pub use window::Window;
 
 create_exception!(
     _core,

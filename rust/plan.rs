@@ -26,6 +26,7 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// The name Python sees as `result.shape`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -43,12 +44,19 @@ impl Shape {
 /// An inclusive range of 1-based line numbers, some or all of whose text was omitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineRange {
+    /// The first line of the range.
     pub first: u64,
+    /// The last line of the range, at least `first`.
     pub last: u64,
 }
 
 impl LineRange {
+    /// The number of lines in the range.
     #[must_use]
+    #[allow(
+        clippy::len_without_is_empty,
+        reason = "an inclusive range of lines holds at least one"
+    )]
     pub fn len(self) -> u64 {
         self.last - self.first + 1
     }
@@ -82,9 +90,12 @@ pub enum Piece {
     Marker(String),
 }
 
+/// What an output keeps of the input and what it says in place of the rest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
+    /// The planner that made it.
     pub shape: Shape,
+    /// The output's parts, in order: [`Plan::render`] joins them.
     pub pieces: Vec<Piece>,
     /// Lines with at least one omitted character, in order.
     pub omitted: Vec<LineRange>,
@@ -100,7 +111,7 @@ impl Plan {
     }
 
     /// The output text: the pieces, concatenated, with the input's look-alike markers
-    /// disarmed unless the input is passed through (see [`crate::lookalike`]).
+    /// disarmed unless the input is passed through (see `lookalike.rs`).
     #[must_use]
     pub fn render(&self) -> String {
         let len = self.pieces.iter().map(|p| p.text().len()).sum();
@@ -118,6 +129,7 @@ impl Plan {
 }
 
 impl Piece {
+    /// The piece's text as planned (before [`Plan::render`] disarms look-alike markers).
     #[must_use]
     pub fn text(&self) -> &str {
         match self {

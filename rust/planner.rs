@@ -61,7 +61,9 @@ impl Budget {
 pub struct Context<'a> {
     /// The first and last characters of the input (see [`Window`]).
     pub window: &'a Window,
+    /// Facts about the whole input.
     pub totals: Totals,
+    /// The budget; [`Budget::room`] is what a planner's plan may take.
     pub budget: Budget,
     /// The tool's kind and name, head and tail weights, and the way back to a stored copy.
     pub profile: &'a Profile,

@@ -9,10 +9,15 @@ use crate::way_back::WayBack;
 /// What produced the output; decides how a marker says to get omitted lines back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolKind {
+    /// A shell command (`bash`): a marker says to run it again, narrowed.
     Shell,
+    /// A file read: a marker names the lines to read again.
     FileRead,
+    /// A search tool (grep, ripgrep, glob).
     Search,
+    /// A web fetch or search.
     Web,
+    /// Any other tool (an MCP or function tool).
     Other,
 }
 
@@ -41,10 +46,13 @@ impl ToolKind {
 /// split a budget with the same integer arithmetic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
+    /// What kind of tool made the output.
     pub kind: ToolKind,
     /// The tool's name as markers print it ("this bash output").
     pub tool: String,
+    /// The head's share of a clip, in basis points of the two weights' sum.
     pub head_weight: u64,
+    /// The tail's share of a clip, likewise.
     pub tail_weight: u64,
     /// A stored copy of the output, when there is one: markers then point into it.
     pub way_back: Option<WayBack>,
@@ -54,6 +62,9 @@ pub struct Profile {
 const MAX_TOOL_LABEL: usize = 40;
 
 impl Profile {
+    /// The profile of tool `tool` (its name, if any) of kind `kind` (a [`ToolKind::parse`]
+    /// name), whose clips share the budget between head and tail by the two weights.
+    ///
     /// # Errors
     /// [`Error::Argument`] when the kind is unknown or both weights are zero.
     pub fn new(

@@ -43,7 +43,7 @@ pub trait Lookahead: Send + Sync {
     /// What the look finds in one block.
     type Found: Send;
     /// Looks at the lines that start in a block: its text past the rest of a line begun in an
-    /// earlier block, exactly the [`crate::lines::Lines::text`] of [`Block::split`], so that
+    /// earlier block, exactly the `Lines::text` of [`Block::split`], so that
     /// offsets and line counts found are relative to that.
     fn look(&self, text: &str) -> Self::Found;
 }
@@ -68,6 +68,7 @@ pub type Found<S> = <<S as Sink>::Lookahead as Lookahead>::Found;
 /// A planner's view of the single pass: it observes every block once, in order, and keeps only
 /// state bounded by its budget and fixed caps.
 pub trait Sink {
+    /// The work on a block's text alone that the reader may do ahead, on another core.
     type Lookahead: Lookahead;
     /// The look-ahead for this sink's blocks.
     fn lookahead(&self) -> Self::Lookahead;

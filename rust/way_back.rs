@@ -10,7 +10,9 @@
 /// A stored copy of the output: its entry ID and the path of the stored file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WayBack {
+    /// The stored entry's ID, as `shapeclip show` takes it.
     pub id: String,
+    /// The stored file's path.
     pub path: String,
 }
 

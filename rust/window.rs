@@ -9,6 +9,8 @@
 use crate::sink::{Block, Sink};
 use crate::text::{byte_at_char, byte_at_char_from_end};
 
+/// The first `budget` and at least the last `budget + 1` characters of the input, fed as a
+/// [`Sink`].
 #[derive(Debug)]
 pub struct Window {
     budget: u64,
@@ -20,6 +22,7 @@ pub struct Window {
 }
 
 impl Window {
+    /// An empty window for outputs of `budget` characters.
     #[must_use]
     pub fn new(budget: u64) -> Self {
         Window {

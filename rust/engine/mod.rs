@@ -32,7 +32,9 @@ use registry::{AnyFound, Held, Looks, guarded};
 /// The result of a compression: the plan that was chosen and the input's totals.
 #[derive(Debug)]
 pub struct Outcome {
+    /// The chosen plan; [`Plan::render`] is the output, at most the budget's characters.
     pub plan: Plan,
+    /// Facts about the whole input, counted by the reader.
     pub totals: Totals,
     /// Where a digest of the omitted part may be written, when one was asked for and is due.
     pub digest: Option<DigestSlot>,
@@ -43,7 +45,7 @@ pub struct Outcome {
 pub struct DigestSlot {
     /// Character offset in the rendered plan, just inside the closing `]` of a marker.
     pub at: u64,
-    /// A sample of the omitted lines (see [`digest::Sampler`]).
+    /// A sample of the omitted lines (see `engine/digest.rs`).
     pub input: String,
 }
 
@@ -103,6 +105,7 @@ impl Sink for Intake {
     }
 }
 
+/// One compression: fed the input in chunks, then asked once for the [`Outcome`].
 #[derive(Debug)]
 pub struct Engine {
     budget: Budget,
@@ -140,12 +143,15 @@ impl Engine {
         }
     }
 
+    /// Reads the next chunk of the input, however it splits lines or characters.
     pub fn feed_str(&mut self, chunk: &str) {
         #[cfg(any(test, feature = "fault-injection"))]
         crate::fault::at(crate::fault::ENGINE, chunk.as_bytes());
         self.reader.feed_str(chunk, &mut self.intake);
     }
 
+    /// Reads the next chunk of the input as bytes, decoded as UTF-8 with invalid sequences
+    /// replaced (as Python's `"replace"` does), however it splits lines or characters.
     pub fn feed_bytes(&mut self, chunk: &[u8]) {
         #[cfg(any(test, feature = "fault-injection"))]
         crate::fault::at(crate::fault::ENGINE, chunk);
