@@ -142,14 +142,17 @@ struct Report {
     digest_at: Option<u64>,
     /// What the digest model should read: a sample of the omitted lines, numbered.
     digest_input: Option<String>,
+    /// Characters the budget leaves for the digest (the budget less `text`), when one is due.
+    digest_room: Option<u64>,
 }
 
 impl From<Outcome> for Report {
     fn from(outcome: Outcome) -> Self {
-        let (digest_at, digest_input) = outcome.digest.map(|d| (d.at, d.input)).unzip();
+        let digest = outcome.digest;
         Report {
-            digest_at,
-            digest_input,
+            digest_at: digest.as_ref().map(|d| d.at),
+            digest_room: digest.as_ref().map(|d| d.room),
+            digest_input: digest.map(|d| d.input),
             text: outcome.plan.render(),
             shape: outcome.plan.shape.name(),
             input_chars: outcome.totals.chars,

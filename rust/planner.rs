@@ -16,7 +16,8 @@ use crate::sink::{Sink, Totals};
 use crate::window::Window;
 
 /// The one place the budget lives: the characters an output may take, and how many of them a
-/// plan with a digest leaves free for it.
+/// plan with a digest leaves free for it. The engine holds it; each planner is told only its
+/// room ([`Budget::room`]), once, when it is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// The most characters any rendered plan may take.
@@ -56,15 +57,13 @@ impl Budget {
     }
 }
 
-/// Everything a planner is told at planning time.
+/// Everything a planner is told at planning time; its room it was told when it was built.
 #[derive(Debug, Clone, Copy)]
 pub struct Context<'a> {
     /// The first and last characters of the input (see [`Window`]).
     pub window: &'a Window,
     /// Facts about the whole input.
     pub totals: Totals,
-    /// The budget; [`Budget::room`] is what a planner's plan may take.
-    pub budget: Budget,
     /// The tool's kind and name, head and tail weights, and the way back to a stored copy.
     pub profile: &'a Profile,
 }
@@ -87,11 +86,12 @@ pub trait Planner: Sink + Sized {
     }
 
     /// A planner that will plan into `room` characters ([`Budget::room`] for its
-    /// [`Self::DIGEST`]); its intake state is bounded by that and by fixed caps.
+    /// [`Self::DIGEST`]); its intake state is bounded by that and by fixed caps. This is the
+    /// one place a planner learns its room: it keeps it for [`Planner::plan`].
     fn new(room: u64) -> Self;
 
     /// The plan for the input this planner read, or `None` when the input is not its shape or
-    /// its plan cannot be made in [`Budget::room`]`(Self::DIGEST)` characters. Called once, after
-    /// the input has ended, and only when the input does not fit the budget whole.
+    /// its plan cannot be made in the room it was built with. Called once, after the input has
+    /// ended, and only when the input does not fit the budget whole.
     fn plan(self, context: &Context<'_>) -> Option<Plan>;
 }

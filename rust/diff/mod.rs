@@ -198,7 +198,7 @@ impl Planner for DiffPlanner {
     }
 
     fn plan(self, context: &Context<'_>) -> Option<Plan> {
-        let budget = context.budget.room(Self::DIGEST);
+        let budget = self.room;
         // Mostly hunk lines: a log that quotes a small patch is still a log.
         let patch =
             self.hunks > 0 && self.file_headers > 0 && self.body_lines * 2 >= context.totals.lines;

@@ -47,6 +47,9 @@ pub struct DigestSlot {
     pub at: u64,
     /// A sample of the omitted lines (see `engine/digest.rs`).
     pub input: String,
+    /// Characters the budget leaves for the digest: the budget less the rendered plan, at
+    /// least the digest's room the engine was built with.
+    pub room: u64,
 }
 
 /// Omitted parts smaller than this are not worth a digest.
@@ -183,7 +186,7 @@ impl Engine {
             });
         let digest = sampler
             .filter(|_| digest_applies)
-            .and_then(|sampler| digest_slot(&plan, &sampler));
+            .and_then(|sampler| digest_slot(&plan, &sampler, self.budget.chars));
         Outcome {
             plan,
             totals,
@@ -213,7 +216,6 @@ fn plan_over(
     let context = Context {
         window: &window,
         totals,
-        budget,
         profile,
     };
     let planned = planners.into_iter().flatten().find_map(|planner| {
@@ -242,8 +244,9 @@ fn plan_over(
 /// The clip, every planner's fallback, leaves room for a digest.
 const CLIP_DIGEST: bool = true;
 
-/// Where the digest goes: inside the last marker of a plan that takes one and omitted enough.
-fn digest_slot(plan: &Plan, sampler: &Sampler) -> Option<DigestSlot> {
+/// Where the digest goes: inside the last marker of a plan that takes one and omitted enough,
+/// with the room `budget` leaves it.
+fn digest_slot(plan: &Plan, sampler: &Sampler, budget: u64) -> Option<DigestSlot> {
     if plan.omitted_chars < DIGEST_MIN_OMITTED_CHARS {
         return None;
     }
@@ -259,9 +262,12 @@ fn digest_slot(plan: &Plan, sampler: &Sampler) -> Option<DigestSlot> {
         .iter()
         .map(|p| char_count(p.text()))
         .sum();
+    // Rendering disarms look-alike markers one character for one, so the pieces count as shown.
+    let rendered: u64 = plan.pieces.iter().map(|p| char_count(p.text())).sum();
     Some(DigestSlot {
         at: before + char_count(&text[..close]),
         input: sampler.sample(&plan.omitted),
+        room: budget - rendered,
     })
 }
 

@@ -164,3 +164,17 @@ fn a_panicking_window_or_clip_leaves_the_last_resort_with_exact_totals() {
         }
     }
 }
+
+#[test]
+fn a_digest_slot_comes_with_the_room_the_budget_leaves_it() {
+    let budget = Budget::new(2000, 250).unwrap();
+    let mut engine = Engine::with_budget(budget, profile());
+    engine.feed_str(&numbered_lines(5000));
+    let outcome = engine.finish();
+    let slot = outcome
+        .digest
+        .expect("a digest is due: most of 5,000 lines were omitted");
+    let rendered = char_count(&outcome.plan.render());
+    assert_eq!(slot.room, 2000 - rendered);
+    assert!(slot.room >= 250, "{rendered} characters rendered");
+}

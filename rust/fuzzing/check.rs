@@ -144,4 +144,13 @@ fn digest_slot(settings: &Settings, rendered: &str, out: &Outcome) {
     let at = usize::try_from(slot.at).expect("offsets fit");
     assert_eq!(rendered.chars().nth(at), Some(']'), "digest slot at {at}");
     assert!(!slot.input.is_empty(), "an empty digest sample");
+    assert_eq!(
+        slot.room,
+        settings.budget - char_count(rendered),
+        "the digest's room"
+    );
+    assert!(
+        slot.room >= settings.digest_room,
+        "a room smaller than kept"
+    );
 }

@@ -257,7 +257,7 @@ impl Planner for ListingPlanner {
     }
 
     fn plan(mut self, context: &Context<'_>) -> Option<Plan> {
-        let budget = context.budget.room(Self::DIGEST);
+        let budget = self.room;
         if self.declined
             || budget < MIN_BUDGET
             || self.listing_lines < MIN_LINES

@@ -30,6 +30,8 @@ pub const MIN_BUDGET: u64 = 400;
 /// The log planner: the reading room's pass, planned by the planning room at the end.
 #[derive(Debug)]
 pub struct LogPlanner {
+    /// The characters its plan may take.
+    room: u64,
     pass: Pass,
 }
 
@@ -45,6 +47,7 @@ impl Planner for LogPlanner {
 
     fn new(room: u64) -> Self {
         LogPlanner {
+            room,
             pass: Pass::new(room),
         }
     }
@@ -52,7 +55,7 @@ impl Planner for LogPlanner {
     /// The plan for this log, or `None` when it does not look like one (or the budget is too
     /// small for a log plan). The plan renders to at most the room it was built for.
     fn plan(self, context: &Context<'_>) -> Option<Plan> {
-        let room = context.budget.room(Self::DIGEST);
+        let room = self.room;
         if room < MIN_BUDGET {
             return None;
         }

@@ -392,7 +392,7 @@ impl Planner for ReadPlanner {
     }
 
     fn plan(self, context: &Context<'_>) -> Option<Plan> {
-        let budget = context.budget.room(Self::DIGEST);
+        let budget = self.room;
         if budget < MIN_BUDGET {
             return None;
         }

@@ -439,7 +439,7 @@ impl Planner for SearchPlanner {
         plan::plan(
             &self,
             &context.totals,
-            context.budget.room(Self::DIGEST),
+            self.budget,
             context.profile.way_back.as_ref(),
         )
     }
