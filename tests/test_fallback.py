@@ -53,7 +53,7 @@ class _OverBudgetCore:
             text = "x" * (self._budget + 1)
             return SimpleNamespace(
                 text=text, shape="clip", input_chars=0, input_lines=0, omitted_chars=0, omitted_lines=0,
-                omitted_ranges=[], digest_at=None, digest_input=None,
+                omitted_ranges=[], digest_at=None, digest_input=None, digest_room=None,
             )  # fmt: skip
 
 

@@ -191,14 +191,16 @@ def _from_report(report: _core.Report, options: _Options) -> Compressed:
         report.omitted_lines,
         tuple(report.omitted_ranges),
     )
-    if options.digest is None or report.digest_at is None or report.digest_input is None:
+    at, sample, left = report.digest_at, report.digest_input, report.digest_room
+    if options.digest is None or at is None or sample is None or left is None:
         return result
     from .digest import run as digest_run
 
-    room = options.budget - len(report.text) - len(digest_run.LEAD)
+    # The core says what the budget leaves the digest; its lead takes the first of it.
+    room = left - len(digest_run.LEAD)
     if room < digest_run.MIN_ROOM:
         return result
-    request = DigestRequest(report.digest_input, options.tool or "", room, report.digest_at)
+    request = DigestRequest(sample, options.tool or "", room, at)
     return replace(result, digest_request=request)
 
 
