@@ -1,7 +1,8 @@
 """Golden tests of the read, listing and diff planners on real outputs of real programs: `cat -n`,
-`cat` and `nl -ba` of standard library modules, `find` and `ls -R` of its packages, `git show`
-and `git log -p` of this repository (made by `tests/golden/make_shape_goldens.py`, which also
-refreshes them). Beside the exact bytes, each checks what its shape promises."""
+`cat` and `nl -ba` of standard library modules, `find`, `ls -R` and `grep -c` counts (as rows
+a search tool summarised) of its packages, `git show` and `git log -p` of this repository
+(made by `tests/golden/make_shape_goldens.py`, which also refreshes them). Beside the exact
+bytes, each checks what its shape promises."""
 
 from __future__ import annotations
 
@@ -41,6 +42,13 @@ def test_shape_golden(name: str, budget: int) -> None:
     elif case.shape == "listing":
         for heading in re.findall(r"^\S+:$", text, re.MULTILINE):
             assert f"{heading}\n" in out, heading
+        # Of rows a search tool summarised, the file with the most matches outside
+        # `__pycache__` is kept.
+        rows = re.findall(r"^(\S+) \((\d+) matches\)$", text, re.MULTILINE)
+        own = [(int(n), path) for path, n in rows if "__pycache__" not in path]
+        if own:
+            n, path = max(own)
+            assert f"{path} ({n} matches)\n" in out
     else:
         # The read starts at its first line, or at the line after a folded run of comments.
         first = re.match(r"\[lines 1-(\d+) omitted\]\n", out)

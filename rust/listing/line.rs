@@ -1,6 +1,7 @@
 //! What a line of a listing is: a directory heading (`ls -R`'s `./src/core:`), an entry (a
-//! path or a file name, bare or under `tree`'s branches), a blank line, or something else.
-//! Only the first and last bytes and the absence of inner white space are looked at.
+//! path or a file name, bare or under `tree`'s branches), a row a search tool summarised (a
+//! path and its count of matches), a blank line, or something else. Only the first and last
+//! bytes, a row's count and the absence of inner white space are looked at.
 
 /// One line of a possible listing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -9,6 +10,9 @@ pub enum Kind<'a> {
     Heading(&'a str),
     /// A path or a name; the directory it is in, as far as the line itself says.
     Entry(&'a str),
+    /// `PATH (N matches)`, a search tool's row for a file (SWE-agent's `search_dir` prints
+    /// them): the directory, as for an entry, and the file's count of matches.
+    Counted(&'a str, u64),
     Blank,
     Other,
 }
@@ -26,6 +30,12 @@ pub fn kind(line: &str) -> Kind<'_> {
     let line = line.trim_end();
     if line.is_empty() {
         return Kind::Blank;
+    }
+    if let Some((path, matches)) = counted(line) {
+        return match kind(path) {
+            Kind::Entry(dir) if !path.starts_with(BRANCHES) => Kind::Counted(dir, matches),
+            _ => Kind::Other,
+        };
     }
     let tree = line.trim_start_matches(BRANCHES);
     // `tree` draws branches before names; a name may start with `-` only without them.
@@ -58,9 +68,21 @@ pub fn kind(line: &str) -> Kind<'_> {
     Kind::Entry(path.rfind('/').map_or("", |slash| &path[..slash]))
 }
 
-/// Directories whose contents an agent rarely opens first: tests and fixtures, vendored and
-/// installed code, build outputs, caches, version control, generated docs.
-const NOISE: &[&str] = &[
+/// `PATH (N matches)` (or `(1 match)`): the path and the count.
+fn counted(line: &str) -> Option<(&str, u64)> {
+    let rest = line
+        .strip_suffix(" matches)")
+        .or_else(|| line.strip_suffix(" match)"))?;
+    let (path, digits) = rest.rsplit_once(" (")?;
+    if digits.is_empty() || digits.len() > 12 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((path, digits.parse().ok()?))
+}
+
+/// Directories of tests and their data: an agent rarely opens them first from a listing, but a
+/// search that finds a name in them shows how it is used.
+const TESTS: &[&str] = &[
     "test",
     "tests",
     "testing",
@@ -68,6 +90,12 @@ const NOISE: &[&str] = &[
     "spec",
     "fixtures",
     "testdata",
+];
+
+/// Directories that do not hold the project's own code: vendored and installed code, build
+/// outputs, caches, version control, documentation (often generated, as javadoc is, one copy
+/// per release).
+const NOT_OWN_CODE: &[&str] = &[
     "vendor",
     "third_party",
     "node_modules",
@@ -92,16 +120,51 @@ const NOISE: &[&str] = &[
     "doc",
 ];
 
-/// Whether the directory `dir` is, or is inside, one of [`NOISE`].
+/// The length of the longest directory path that all of `dirs` are, or are inside.
+#[must_use]
+pub fn shared_dir<'a>(mut dirs: impl Iterator<Item = &'a str>) -> usize {
+    let Some(first) = dirs.next() else { return 0 };
+    let mut shared = first.len();
+    for dir in dirs {
+        shared = shared.min(common_dir(&first.as_bytes()[..shared], dir.as_bytes()));
+    }
+    shared
+}
+
+/// The length of the longest directory path that `a` and `b` both are, or are inside: `src`
+/// of `src/test` and `src/tests`, not `src/test`.
+fn common_dir(a: &[u8], b: &[u8]) -> usize {
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let ends = |s: &[u8]| s.len() == same || s[same] == b'/';
+    if ends(a) && ends(b) {
+        same
+    } else {
+        a[..same].iter().rposition(|&c| c == b'/').unwrap_or(0)
+    }
+}
+
+/// Whether the directory `dir` is, or is inside, one of `names`.
+fn is_in(dir: &str, names: &[&str]) -> bool {
+    dir.split('/')
+        .any(|part| names.iter().any(|n| n.eq_ignore_ascii_case(part)))
+}
+
+/// Whether an agent rarely opens the contents of directory `dir` first: it is, or is inside,
+/// a directory of tests or one that does not hold the project's own code.
 #[must_use]
 pub fn is_noise(dir: &str) -> bool {
-    dir.split('/')
-        .any(|part| NOISE.iter().any(|n| n.eq_ignore_ascii_case(part)))
+    is_in(dir, TESTS) || is_in(dir, NOT_OWN_CODE)
+}
+
+/// Whether directory `dir` is, or is inside, one that does not hold the project's own code.
+#[must_use]
+pub fn is_not_own_code(dir: &str) -> bool {
+    is_in(dir, NOT_OWN_CODE)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Kind, is_noise, kind};
+    use super::{Kind, is_noise, is_not_own_code, kind, shared_dir};
 
     #[test]
     fn headings_entries_and_the_rest() {
@@ -114,6 +177,11 @@ mod tests {
         assert_eq!(kind("astropy/units/"), Kind::Entry("astropy"));
         assert_eq!(kind("│   ├── mod.rs"), Kind::Entry(""));
         assert_eq!(kind("   "), Kind::Blank);
+        assert_eq!(
+            kind("/repo/src/main/java/Foo.java (14 matches)"),
+            Kind::Counted("/repo/src/main/java", 14)
+        );
+        assert_eq!(kind("setup.py (1 match)"), Kind::Counted("", 1));
         for other in [
             "error: linker failed",
             "src/a.py:12:    import os",
@@ -122,6 +190,11 @@ mod tests {
             "key: value",
             "=====",
             "1234",
+            "a sentence (3 matches)",
+            "Found 78 matches for \"x\" in /repo:",
+            "src/a.py (many matches)",
+            "src/a.py ( matches)",
+            "│   ├── a.py (2 matches)",
         ] {
             assert_eq!(kind(other), Kind::Other, "{other}");
         }
@@ -132,5 +205,25 @@ mod tests {
         assert!(is_noise("./src/test/java/com"));
         assert!(is_noise("node_modules/lodash"));
         assert!(!is_noise("src/main/java/com/fasterxml/jackson/core"));
+    }
+
+    #[test]
+    fn the_shared_directory_is_whole_directories() {
+        let shared = |dirs: &[&str]| shared_dir(dirs.iter().copied());
+        assert_eq!(shared(&[".", "./ci", "./doc/_static"]), 1);
+        assert_eq!(shared(&["src/test", "src/tests"]), 3);
+        assert_eq!(shared(&["src/test/a", "src/test/b"]), 8);
+        assert_eq!(shared(&["src/test", "src/test/unit"]), 8);
+        assert_eq!(shared(&["a", "b"]), 0);
+        assert_eq!(shared(&["é/x", "è/x"]), 0);
+        assert_eq!(shared(&[]), 0);
+    }
+
+    #[test]
+    fn tests_are_the_projects_own_code_docs_and_builds_are_not() {
+        assert!(!is_not_own_code("/repo/src/test/java/com"));
+        assert!(is_not_own_code("/repo/docs/javadoc/2.10/com"));
+        assert!(is_not_own_code("web/node_modules/lodash"));
+        assert!(!is_not_own_code("src/main/java"));
     }
 }

@@ -1,58 +1,36 @@
 //! The listing planner: `find`, `ls -R`, `tree`, `git ls-files` and other lists of paths keep
-//! every directory, and as many of each directory's entries as the budget allows.
+//! every directory, and as many of each directory's entries as the budget allows; rows a
+//! search tool summarised (`PATH (N matches)`) keep the files with the most matches.
 //!
 //! An agent lists files to find the one to open. A head cut of a listing keeps the first
 //! directories whole and loses every later one, a tail cut the reverse; either hides most of
 //! the tree. This planner reads a listing as groups (an `ls -R` heading and its entries, or a
-//! run of paths in one directory, see [`line`]), keeps every heading, and gives every group
-//! the same number of its first entries, the largest number that fits; directories an agent
-//! rarely opens first (tests, fixtures, vendored code, build outputs, caches, version control,
-//! see [`line::is_noise`]) get a quarter of it, unless most of the listing is such (it was
-//! asked for them). A map that would name fewer paths than the listing's first lines is not
-//! made: those lines are shown, and the rest is one gap. What a group does not show is one exact gap,
-//! and the closing marker counts them all ([`crate::gapped`]). An output is a listing only when
-//! nine lines in ten read as one.
+//! run of paths in one directory, see [`line`]), keeps every heading, and gives every group a
+//! share of its first entries, directories an agent rarely opens first (tests, fixtures,
+//! vendored code, build outputs, caches, version control, docs, see [`line::is_noise`]) less
+//! ([`map`]). A map that would name fewer paths than the listing's first lines is not made:
+//! those lines are shown, and the rest is one gap. Rows a search tool already summarised are
+//! no tree: they are shown by rank ([`rows`]). What a plan does not show is exact gaps, and the
+//! closing marker counts them all ([`crate::gapped`]). An output is a listing when it has ten
+//! listing lines and nine lines in ten read as one, besides a header and a footer line.
 
 mod line;
+mod map;
+mod rows;
 
 use crate::gapped::{self, Frame, WholeLines};
-use crate::plan::{LineRange, Plan, Shape};
+use crate::plan::{LineRange, Plan, Shape, gaps};
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
 use line::Kind;
+use map::Group;
+use rows::Rows;
 
-/// Non-blank lines a listing must have before the planner believes it.
-const MIN_LINES: u64 = 20;
-/// Percent of the budget spread evenly over the groups; the rest goes to them in order.
-const SPREAD_PERCENT: u64 = 50;
+/// Listing lines a listing must have before the planner believes it.
+const MIN_LINES: u64 = 10;
 /// Below this budget a listing is clipped.
 const MIN_BUDGET: u64 = 400;
-
-/// A directory's part of the listing: an optional heading line, then entry lines, in order.
-#[derive(Debug)]
-struct Group {
-    key: String,
-    /// The heading's text, on the group's first line.
-    heading: Option<String>,
-    /// The number of the first line after the heading.
-    first: u64,
-    /// The text of the first entries, as many as the store's bound allowed.
-    entries: Vec<String>,
-    /// Every entry line, stored or not.
-    count: u64,
-    /// Characters of `entries`.
-    stored: u64,
-    noise: bool,
-}
-
-impl Group {
-    /// How many entries this group shows when each group may show `each`.
-    fn shown(&self, each: u64) -> usize {
-        let allowed = if self.noise { each.div_ceil(4) } else { each };
-        usize::try_from(allowed).map_or(self.entries.len(), |a| a.min(self.entries.len()))
-    }
-}
 
 /// Watches an output for the shape of a listing, keeping its groups within bounds set by the
 /// budget: at most one group per sixteen characters of it (each shown group takes a gap marker
@@ -65,7 +43,15 @@ pub struct ListingPlanner {
     stored: u64,
     listing_lines: u64,
     other_lines: u64,
-    /// Not a listing, or more groups than any plan could show: the planner has stopped.
+    /// Whether the first non-blank line read as no listing line (unknown before one is read).
+    first_is_other: Option<bool>,
+    /// Whether the last non-blank line read so far read as no listing line.
+    last_is_other: bool,
+    /// The rows a search tool summarised, best first.
+    rows: Rows,
+    /// More groups than any map could show: none are kept.
+    too_many_groups: bool,
+    /// Not a listing: the planner has stopped.
     declined: bool,
 }
 
@@ -79,39 +65,68 @@ impl WholeLines for ListingPlanner {
     }
 
     fn line(&mut self, no: u64, text: &str) {
-        if no == gapped::JUDGE_AFTER && self.other_lines * 10 > self.listing_lines {
+        if no == gapped::JUDGE_AFTER && !self.reads_as_listing() {
             self.declined = true;
             return;
         }
         let kind = line::kind(text);
         match kind {
-            Kind::Heading(_) | Kind::Entry(_) => self.listing_lines += 1,
+            Kind::Heading(_) | Kind::Entry(_) | Kind::Counted(..) => self.listing_lines += 1,
             Kind::Other => self.other_lines += 1,
             Kind::Blank => {}
         }
+        if kind != Kind::Blank {
+            let other = kind == Kind::Other;
+            self.first_is_other.get_or_insert(other);
+            self.last_is_other = other;
+        }
+        let row = match kind {
+            Kind::Counted(dir, matches) => Some((dir, matches)),
+            _ => None,
+        };
+        // Summarised rows, the lines among them, and a header line before the first path.
+        let header = self.listing_lines == 0 && self.other_lines <= 1;
+        if row.is_some() || self.rows.count > 0 || header {
+            self.rows.line(no, text, row);
+        }
+        if !self.too_many_groups {
+            self.group(no, text, kind);
+        }
+    }
+}
+
+impl ListingPlanner {
+    /// Whether the lines read so far read as a listing: nine in ten of them, besides a first
+    /// and a last line that may be the tool's own header and footer.
+    fn reads_as_listing(&self) -> bool {
+        let framing = u64::from(self.first_is_other == Some(true)) + u64::from(self.last_is_other);
+        self.other_lines.saturating_sub(framing) * 10 <= self.listing_lines
+    }
+
+    /// Puts line `no` in its directory's group.
+    fn group(&mut self, no: u64, text: &str, kind: Kind<'_>) {
         let opens = match kind {
-            Kind::Heading(dir) => Some((dir, true)),
-            Kind::Entry(dir) => {
+            Kind::Heading(dir) => Some((Some(dir), true)),
+            Kind::Entry(dir) | Kind::Counted(dir, _) => {
                 let current = self.groups.last();
-                let same = current.is_some_and(|g| g.heading.is_some() || g.key == dir);
-                (!same).then_some((dir, false))
+                let same =
+                    current.is_some_and(|g| g.heading.is_some() || g.key.as_deref() == Some(dir));
+                (!same).then_some((Some(dir), false))
             }
-            Kind::Blank | Kind::Other => self.groups.is_empty().then_some(("", false)),
+            // Lines before the first path (a tool's own header) are a group of no directory.
+            Kind::Blank | Kind::Other => self.groups.is_empty().then_some((None, false)),
         };
         if let Some((key, heading)) = opens {
             if self.groups.len() as u64 >= self.room / 16 {
-                self.declined = true;
+                self.too_many_groups = true;
+                self.groups = Vec::new();
                 return;
             }
-            self.groups.push(Group {
-                key: key.to_owned(),
-                heading: heading.then(|| text.to_owned()),
-                first: no + u64::from(heading),
-                entries: Vec::new(),
-                count: 0,
-                stored: 0,
-                noise: line::is_noise(key),
-            });
+            self.groups.push(Group::new(
+                key,
+                heading.then_some(text),
+                no + u64::from(heading),
+            ));
             if heading {
                 self.stored += char_count(text);
                 return;
@@ -132,33 +147,9 @@ impl WholeLines for ListingPlanner {
             self.stored += chars;
             group.stored += chars;
             group.entries.push(text.to_owned());
+        } else {
+            group.keep_last(text);
         }
-    }
-}
-
-impl ListingPlanner {
-    /// The characters a plan takes when each group shows `each` of its first entries.
-    fn cost(&self, frame: &Frame<'_>, each: u64) -> u64 {
-        let shown: Vec<usize> = self.groups.iter().map(|g| g.shown(each)).collect();
-        self.cost_of(frame, &shown)
-    }
-
-    /// The characters a plan takes when group `i` shows `shown[i]` of its first entries.
-    fn cost_of(&self, frame: &Frame<'_>, shown: &[usize]) -> u64 {
-        let mut cost = frame.closing_len;
-        for (group, &shown) in self.groups.iter().zip(shown) {
-            if let Some(heading) = &group.heading {
-                cost += char_count(heading) + 1;
-            }
-            cost += group.entries[..shown]
-                .iter()
-                .map(|e| char_count(e) + 1)
-                .sum::<u64>();
-            if (shown as u64) < group.count {
-                cost += frame.gap_len;
-            }
-        }
-        cost
     }
 }
 
@@ -173,66 +164,26 @@ fn plain_head(frame: &Frame<'_>, head: &str, count: u64) -> Option<Plan> {
     frame.plan(omitted, vec![head.to_owned(), String::new()])
 }
 
-impl ListingPlanner {
-    /// How many of its first entries each group shows: the same share for every group, the
-    /// largest whose plan takes at most [`SPREAD_PERCENT`] of the budget (at least one entry
-    /// each), then what is left, to shallow directories before deep ones, the noise last.
-    fn shares(&self, frame: &Frame<'_>, budget: u64) -> Vec<usize> {
-        let spread = budget * SPREAD_PERCENT / 100;
-        let most = self.groups.iter().map(|g| g.count).max().unwrap_or(0);
-        let (mut fits, mut over) = (1, most + 1);
-        while over - fits > 1 {
-            let mid = fits + (over - fits) / 2;
-            if self.cost(frame, mid) <= spread {
-                fits = mid;
-            } else {
-                over = mid;
-            }
+/// The plan that shows `lines` (numbers and text, in order) and omits the rest.
+fn show<'a>(frame: &Frame<'_>, lines: impl IntoIterator<Item = (u64, &'a str)>) -> Option<Plan> {
+    let total = frame.context.totals.lines;
+    let mut shown = Vec::new();
+    let mut segments = vec![String::new()];
+    let mut next = 1;
+    for (no, text) in lines {
+        if no > next {
+            segments.push(String::new());
         }
-        let mut shown: Vec<usize> = self.groups.iter().map(|g| g.shown(fits)).collect();
-        let mut left = budget - self.cost_of(frame, &shown);
-        // Shallow directories first (the structure), then deeper ones; the noise last.
-        let mut order: Vec<usize> = (0..self.groups.len()).collect();
-        order.sort_by_key(|&i| {
-            (
-                self.groups[i].noise,
-                self.groups[i].key.matches('/').count(),
-                i,
-            )
-        });
-        for i in order {
-            let (group, shown) = (&self.groups[i], &mut shown[i]);
-            {
-                while let Some(entry) = group.entries.get(*shown) {
-                    // The last entry of a group closes its gap: the marker's room comes back.
-                    let back = if *shown as u64 + 1 == group.count {
-                        frame.gap_len
-                    } else {
-                        0
-                    };
-                    let cost = char_count(entry) + 1;
-                    if cost > left + back {
-                        break;
-                    }
-                    left = left + back - cost;
-                    *shown += 1;
-                }
-            }
-        }
-        // A group whose hidden entries take no more than the marker that would stand for them
-        // shows them instead: that costs no more, and hides nothing.
-        for (group, shown) in self.groups.iter().zip(&mut shown) {
-            let hidden = &group.entries[*shown..];
-            let chars: u64 = hidden.iter().map(|e| char_count(e) + 1).sum();
-            if (*shown as u64) < group.count
-                && group.entries.len() as u64 == group.count
-                && chars <= frame.gap_len
-            {
-                *shown = group.entries.len();
-            }
-        }
-        shown
+        let segment = segments.last_mut()?;
+        segment.push_str(text);
+        segment.push('\n');
+        shown.push(no);
+        next = no + 1;
     }
+    if next <= total {
+        segments.push(String::new());
+    }
+    frame.plan(gaps(shown, total), segments)
 }
 
 impl Sink for ListingPlanner {
@@ -252,6 +203,10 @@ impl Planner for ListingPlanner {
             stored: 0,
             listing_lines: 0,
             other_lines: 0,
+            first_is_other: None,
+            last_is_other: false,
+            rows: Rows::new(room),
+            too_many_groups: false,
             declined: false,
         }
     }
@@ -261,62 +216,30 @@ impl Planner for ListingPlanner {
         if self.declined
             || budget < MIN_BUDGET
             || self.listing_lines < MIN_LINES
-            || self.other_lines * 10 > self.listing_lines
+            || !self.reads_as_listing()
         {
             return None;
         }
-        // A listing mostly of tests (`ls -R src/test`) was asked for them: none is noise there.
-        if self.groups.iter().filter(|g| g.noise).count() * 2 > self.groups.len() {
-            self.groups.iter_mut().for_each(|g| g.noise = false);
-        }
         let frame = Frame::new(context, budget, Shape::Listing);
+        // Rows a search tool summarised are shown by rank, not as a map.
+        if self.rows.count * 2 > self.listing_lines {
+            return self.rows.plan(&frame);
+        }
+        map::judge_noise(&mut self.groups);
         let head = gapped::head_lines(&context.window.head, budget.checked_sub(frame.closing_len)?);
         let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
-        if self.cost(&frame, 1) > budget {
-            return plain_head(&frame, head, head_count);
-        }
-        let shown = self.shares(&frame, budget);
-        // A map that names fewer paths than the listing's own first lines would hides names
-        // that fit: the first lines are shown instead.
-        let named: u64 = self
-            .groups
-            .iter()
-            .zip(&shown)
-            .map(|(g, &s)| s as u64 + u64::from(g.heading.is_some()))
-            .sum();
-        if named < head_count {
-            return plain_head(&frame, head, head_count);
-        }
-        let mut omitted: Vec<LineRange> = Vec::new();
-        let mut segments = vec![String::new()];
-        for (group, &shown) in self.groups.iter().zip(&shown) {
-            let segment = segments.last_mut()?;
-            if let Some(heading) = &group.heading {
-                segment.push_str(heading);
-                segment.push('\n');
-            }
-            for entry in &group.entries[..shown] {
-                segment.push_str(entry);
-                segment.push('\n');
-            }
-            if (shown as u64) < group.count {
-                let gap = LineRange {
-                    first: group.first + shown as u64,
-                    last: group.first + group.count - 1,
-                };
-                match omitted.last_mut() {
-                    // Nothing shown since the last gap: one gap, not two side by side.
-                    Some(last) if segment.is_empty() && last.last + 1 == gap.first => {
-                        last.last = gap.last;
-                    }
-                    _ => {
-                        omitted.push(gap);
-                        segments.push(String::new());
+        if !self.too_many_groups {
+            // A map that names fewer paths than the listing's own first lines would hides
+            // names that fit: the first lines are shown instead.
+            for noise in [map::Noise::Quarter, map::Noise::Headings] {
+                if let Some(shares) = map::plan(&frame, &self.groups, noise) {
+                    if map::names_as_many(&self.groups, &shares, head_count, noise) {
+                        return show(&frame, map::shown_lines(&self.groups, &shares));
                     }
                 }
             }
         }
-        frame.plan(omitted, segments)
+        plain_head(&frame, head, head_count)
     }
 }
 

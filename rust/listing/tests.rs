@@ -12,6 +12,14 @@ fn listing(text: &str, budget: u64) -> (String, Shape) {
     (plan.render(), plan.shape)
 }
 
+/// The plan of `text`, which must be a listing's, within `budget`.
+fn listed(text: &str, budget: u64) -> String {
+    let (out, shape) = listing(text, budget);
+    assert_eq!(shape, Shape::Listing, "{out}");
+    assert!(out.chars().count() as u64 <= budget, "{out}");
+    out
+}
+
 /// An `ls -R` whose first directory holds a few long generated names, then source directories
 /// of short names, then a big test directory.
 fn ls_r() -> String {
@@ -42,9 +50,7 @@ fn ls_r() -> String {
 #[test]
 fn every_directory_keeps_its_heading_and_a_share_of_its_entries() {
     let text = ls_r();
-    let (out, shape) = listing(&text, 2000);
-    assert_eq!(shape, Shape::Listing);
-    assert!(out.chars().count() <= 2000, "{out}");
+    let out = listed(&text, 2000);
     for heading in [
         ".:",
         "./generated:",
@@ -79,8 +85,7 @@ fn a_map_naming_fewer_paths_than_the_first_lines_is_not_made() {
             writeln!(text, "{dir}/f{i:03}").unwrap();
         }
     }
-    let (out, shape) = listing(&text, 2000);
-    assert_eq!(shape, Shape::Listing);
+    let out = listed(&text, 2000);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
         text.starts_with(&lines[..lines.len() - 1].join("\n")),
@@ -105,8 +110,7 @@ fn find_output_is_grouped_by_directory() {
             .unwrap();
         }
     }
-    let (out, shape) = listing(&text, 3000);
-    assert_eq!(shape, Shape::Listing);
+    let out = listed(&text, 3000);
     for dir in ["src/a", "src/b", "src/c", "tests/unit"] {
         assert!(
             out.contains(&format!("{dir}/long_module_name_000.rs\n")),
@@ -120,4 +124,205 @@ fn find_output_is_grouped_by_directory() {
 fn a_log_is_not_a_listing() {
     let text = "compiling a\nerror: failed\n".repeat(500);
     assert_ne!(listing(&text, 2000).1, Shape::Listing);
+}
+
+/// A `search_dir` output: its header, a row for each file with its count of matches, and its
+/// footer. Generated documentation (one copy per release) comes first, with high counts; the
+/// project's files after it, one of them with the most matches of its own code.
+fn summarised_rows() -> String {
+    let mut rows = Vec::new();
+    for version in ["2.10", "2.11", "2.12", "2.13", "2.14", "2.9"] {
+        for (class, matches) in [("Mapper", 30), ("Reader", 2), ("index-all", 1)] {
+            rows.push(format!(
+                "/repo/docs/javadoc/{version}/com/example/{class}.html ({matches} matches)"
+            ));
+        }
+    }
+    for i in 0..20 {
+        let matches = if i == 17 { 14 } else { i % 3 + 1 };
+        rows.push(format!(
+            "/repo/src/main/java/com/example/core/Component{i:02}.java ({matches} matches)"
+        ));
+    }
+    for i in 0..10 {
+        rows.push(format!(
+            "/repo/src/test/java/com/example/core/Component{i:02}Test.java (1 matches)"
+        ));
+    }
+    let total: u64 = rows.iter().map(|row| row_matches(row)).sum();
+    let mut text = format!("Found {total} matches for \"needle\" in /repo:\n");
+    for row in rows {
+        writeln!(text, "{row}").unwrap();
+    }
+    text.push_str("End of matches for \"needle\" in /repo\n");
+    text
+}
+
+/// The count of a `PATH (N matches)` row.
+fn row_matches(row: &str) -> u64 {
+    let count = row.rsplit_once(" (").unwrap().1;
+    count.split_once(' ').unwrap().0.parse().unwrap()
+}
+
+/// `out` is `text`'s lines in order, each gap marker in place of exactly the lines it names;
+/// the closing marker stands for a gap that ends before the next line shown.
+fn assert_exact_lines(text: &str, out: &str) {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut next = 0;
+    let mut after_closing = false;
+    for line in out.lines() {
+        if let Some(range) = line
+            .strip_prefix("[line")
+            .and_then(|l| l.strip_suffix(" omitted]"))
+        {
+            let range = range.trim_start_matches('s').trim();
+            let (a, b) = range.split_once('-').unwrap_or((range, range));
+            let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+            assert_eq!(a, next + 1, "{line} does not follow line {next} in {out}");
+            next = b;
+        } else if line.starts_with("[shapeclip:") {
+            after_closing = true;
+        } else {
+            if after_closing {
+                next += lines[next..].iter().position(|l| *l == line).unwrap();
+                after_closing = false;
+            }
+            assert_eq!(line, lines[next], "line {} in {out}", next + 1);
+            next += 1;
+        }
+    }
+}
+
+#[test]
+fn summarised_rows_show_the_files_with_the_most_matches_of_the_projects_own_code_first() {
+    let text = summarised_rows();
+    let out = listed(&text, 2000);
+    assert!(out.starts_with(text.lines().next().unwrap()), "{out}");
+    assert!(
+        out.contains("\nEnd of matches for \"needle\" in /repo\n"),
+        "{out}"
+    );
+    assert!(out.contains("/Component17.java (14 matches)\n"), "{out}");
+    // Thirty matches in generated docs go after the project's own files with one match.
+    assert!(!out.contains("javadoc"), "{out}");
+    assert!(out.contains("/Component00.java (1 matches)\n"), "{out}");
+    assert_exact_lines(&text, &out);
+    // With room for all of the project's files, the docs' largest counts come next.
+    let (out, _) = listing(&text, 2600);
+    assert!(out.contains("/Mapper.html (30 matches)\n"), "{out}");
+    assert!(!out.contains("/Reader.html"), "{out}");
+    assert_exact_lines(&text, &out);
+}
+
+#[test]
+fn a_few_summarised_rows_are_a_listing_too() {
+    let text: String = summarised_rows()
+        .lines()
+        .filter(|row| row.contains("/core/Component1"))
+        .fold(
+            String::from("Found 32 matches for \"x\" in /repo:\n"),
+            |text, row| text + row + "\n",
+        );
+    let out = listed(&text, 500);
+    assert!(out.contains("(14 matches)\n"), "{out}");
+    assert_exact_lines(&text, &out);
+}
+
+fn group(key: Option<&str>, count: u64) -> Group {
+    let mut group = Group::new(key, None, 1);
+    group.count = count;
+    group
+}
+
+fn noise_of(groups: &[(Option<&str>, u64)]) -> Vec<bool> {
+    let mut groups: Vec<Group> = groups.iter().map(|&(k, n)| group(k, n)).collect();
+    map::judge_noise(&mut groups);
+    groups.iter().map(|g| g.noise).collect()
+}
+
+#[test]
+fn noise_is_what_lies_below_the_directory_every_path_shares() {
+    // `ls -R` of a project: its docs and tests are noise.
+    let project = [
+        (Some("."), 9),
+        (Some("./doc"), 20),
+        (Some("./doc/_static"), 9),
+        (Some("./seaborn"), 20),
+        (Some("./tests"), 20),
+    ];
+    assert_eq!(noise_of(&project), [false, true, true, false, true]);
+    // `find tests`, headed by the tool's own line, which is in no directory: all of it was
+    // asked for, so none of it is noise.
+    let tests = [
+        (None, 1),
+        (Some("tests/unit"), 20),
+        (Some("tests/integration"), 20),
+    ];
+    assert_eq!(noise_of(&tests), [false, false, false]);
+    // Nine paths in ten in the noise: the listing was asked for them too.
+    let most = [(Some("src/test-jdk14"), 2), (Some("src/test/java"), 40)];
+    assert_eq!(noise_of(&most), [false, false]);
+}
+
+#[test]
+fn when_not_one_entry_of_every_directory_fits_the_noise_shows_its_headings_alone() {
+    let mut text = String::from(".:\ndocs\nsrc\n\n");
+    for version in 0..40 {
+        writeln!(text, "./docs/v{version}:").unwrap();
+        for i in 0..10 {
+            writeln!(text, "page_{i:02}.html").unwrap();
+        }
+        text.push('\n');
+    }
+    for dir in ["core", "io"] {
+        writeln!(text, "./src/{dir}:").unwrap();
+        for i in 0..30 {
+            writeln!(text, "{dir}_module_{i:02}.py").unwrap();
+        }
+        text.push('\n');
+    }
+    let out = listed(&text, 2500);
+    for version in 0..40 {
+        assert!(out.contains(&format!("./docs/v{version}:\n")), "{out}");
+    }
+    // The source directories' entries come before the docs' (what is left after them goes to
+    // the docs' shorter names).
+    assert!(
+        out.contains("core_module_15.py\n") && out.contains("io_module_00.py\n"),
+        "{out}"
+    );
+    assert!(
+        out.matches("page_").count() < out.matches("_module_").count(),
+        "{out}"
+    );
+    assert_exact_lines(&text, &out);
+}
+
+#[test]
+fn a_listing_of_more_directories_than_a_map_can_show_is_still_a_listing() {
+    let mut text = String::new();
+    for dir in 0..400 {
+        writeln!(text, "./pkg/mod{dir:03}:\nerror_codes.py\n").unwrap();
+    }
+    let out = listed(&text, 2000);
+    assert!(
+        out.starts_with("./pkg/mod000:\nerror_codes.py\n\n./pkg/mod001:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_groups_last_short_entries_are_shown_even_past_what_it_stores() {
+    // Found by hypothesis: at 400 characters `./src/core` stored three of its four entries, and
+    // the fourth, shorter than `[line 49 omitted]`, was hidden behind that marker.
+    let text = format!(
+        "./src/_.py\n{}{}{}{}",
+        "./tests/unit/_.py\n".repeat(42),
+        "./src/_.py\n".repeat(2),
+        "./src/core/_.py\n".repeat(4),
+        "./src/_.py\n".repeat(6)
+    );
+    let out = listed(&text, 400);
+    assert_eq!(out.matches("./src/core/_.py\n").count(), 4, "{out}");
+    assert_exact_lines(&text, &out);
 }

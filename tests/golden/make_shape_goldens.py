@@ -1,11 +1,11 @@
 """Makes the golden files of the read, listing and diff planners from real outputs of real programs.
 
 `python tests/golden/make_shape_goldens.py` runs each case's command (`cat -n` and `nl -ba` of
-CPython standard library modules, `find` and `ls -R` of its packages, `git show` and `git log
--p` of this repository's own history), writes its output to `tests/golden/shapes/<name>.txt`,
-and then the expected compressions. The inputs are committed, so the tests need neither the
-programs nor the library. `--refresh` only rewrites the expected files from the committed
-inputs, after an intended change of a planner's output.
+CPython standard library modules, `find`, `ls -R` and a `grep -c` count per file of its
+packages, `git show` and `git log -p` of this repository's own history), writes its output to
+`tests/golden/shapes/<name>.txt`, and then the expected compressions. The inputs are
+committed, so the tests need neither the programs nor the library. `--refresh` only rewrites
+the expected files from the committed inputs, after an intended change of a planner's output.
 
 Expected files are `<name>.<budget>.expected`, compressed as the output of the case's tool.
 """
@@ -58,6 +58,23 @@ CASES = {
         "bash", "listing", ["find", "asyncio", "email", "json", "xml", "concurrent", "-type", "f"], "stdlib"
     ),
     "ls_r_packages_stdlib": Case("bash", "listing", ["ls", "-R", "asyncio", "email", "json", "xml"], "stdlib"),
+    # Rows a search tool summarised, `PATH (N matches)` between the header and footer SWE-agent's
+    # `search_dir` prints, made from `grep -c` over the packages (their `__pycache__` included).
+    "search_dir_rows_def_stdlib": Case(
+        "grep",
+        "listing",
+        [
+            "sh",
+            "-c",
+            "rows=$(grep -rc 'def ' asyncio concurrent email http importlib json logging unittest xml"
+            " | grep -v ':0$' | sort); "
+            "n=$(printf '%s\\n' \"$rows\" | awk -F: '{s += $NF} END {print s}'); "
+            'echo "Found $n matches for \\"def \\" in .:"; '
+            "printf '%s\\n' \"$rows\" | sed 's/^\\(.*\\):\\([0-9]*\\)$/\\1 (\\2 matches)/'; "
+            "echo 'End of matches for \"def \" in .'",
+        ],
+        "stdlib",
+    ),
     # The commit that added the read planner, and the two that added the diff planner and
     # moved its walk into gapped/: Rust, Python and tests.
     "git_show_read_planner_repo": Case("bash", "diff", ["git", "show", "4d8116a"], "repo"),
