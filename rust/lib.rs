@@ -86,6 +86,7 @@ mod profile;
 mod read;
 mod search;
 mod sink;
+mod table;
 #[cfg(test)]
 mod test_helpers;
 mod text;

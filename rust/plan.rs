@@ -23,6 +23,8 @@ pub enum Shape {
     Listing,
     /// A unified diff: every file and hunk header, whole hunks while they fit.
     Diff,
+    /// Aligned columns under a header: rows counted by a column, outliers and whole rows kept.
+    Table,
 }
 
 impl Shape {
@@ -37,6 +39,7 @@ impl Shape {
             Shape::Read => "read",
             Shape::Listing => "listing",
             Shape::Diff => "diff",
+            Shape::Table => "table",
         }
     }
 }

@@ -18,6 +18,7 @@ use crate::profile::ToolKind;
 use crate::read::ReadPlanner;
 use crate::search::SearchPlanner;
 use crate::sink::{Block, Found, Lookahead, Sink};
+use crate::table::TablePlanner;
 
 /// The planners that read output of tools of `kind`, highest priority first, each built for
 /// the room its plans may take; each in a slot the engine empties if the planner panics.
@@ -32,6 +33,9 @@ pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Hel
     // Listings are recognised by content too, and go before the log planner, which would take
     // a path list with an error in a file name for a build log.
     register::<ListingPlanner>(&mut list, budget, kind);
+    // Tables (`ls -l`, `ps aux`, `kubectl get`) are recognised by a header or a row format
+    // that no listing or log has; before the log planner, which would read them as prose.
+    register::<TablePlanner>(&mut list, budget, kind);
     // Only shell-like tools: a file that mentions "error" is not a build log.
     register::<LogPlanner>(&mut list, budget, kind);
     // Only file reads: their head, definitions and tail.
