@@ -22,6 +22,8 @@ mod gapped_inputs;
 pub(crate) mod log_check;
 mod numbers;
 mod program;
+mod table;
+mod table_check;
 
 use crate::engine::{Engine, Outcome};
 use crate::log::reading::class::Class;
@@ -70,6 +72,10 @@ pub const TARGETS: &[Target] = &[
         name: "read",
         check: read,
     },
+    Target {
+        name: "table",
+        check: table,
+    },
 ];
 
 /// Raw bytes, any tool kind, small and middling budgets: mostly the clip and passthrough.
@@ -108,6 +114,20 @@ pub fn search(data: &[u8]) {
     flood.check_table();
     let outcome = check::all_ways(&settings, flood.text.as_bytes());
     flood.check_output(&outcome, settings.budget);
+}
+
+/// A table in one of its formats, written with the true count of rows of each value of the
+/// column it should be grouped by: every count the table planner's output states must equal
+/// that truth.
+///
+/// # Panics
+/// When a contract breaks.
+pub fn table(data: &[u8]) {
+    let mut choices = Choices::new(data);
+    let settings = Settings::read(&mut choices).for_tables();
+    let table = table::Written::read(&mut choices);
+    let outcome = check::all_ways(&settings, table.text.as_bytes());
+    table.check_output(&outcome);
 }
 
 /// Segments repeated up to megabytes, fed in chunks up to megabytes: the paths only large

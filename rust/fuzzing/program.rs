@@ -124,6 +124,18 @@ impl Settings {
         self
     }
 
+    /// A tool a table may come from (any but a file read), and a budget a table plan can use,
+    /// most of the time.
+    pub fn for_tables(mut self) -> Self {
+        if self.kind == "file_read" {
+            self.kind = "shell";
+        }
+        if self.budget < 400 && self.split_seed % 8 != 0 {
+            self.budget += 400;
+        }
+        self
+    }
+
     /// Chunks up to megabytes, so that one chunk may hold several blocks or a long line's pieces.
     pub fn for_streams(mut self) -> Self {
         if self.split_seed % 3 == 0 {
