@@ -77,6 +77,28 @@ def num(s: str) -> int:
     return int(s.replace(",", ""))
 
 
+#: The marker that counts a table's rows (`rust/table`): its rows, its other lines, and the column
+#: it groups them by with the values it names.
+TABLE_COUNT = re.compile(
+    rf"^\[shapeclip: table of {N} rows?(?:, {N} other lines?)?(?:; by ([^:]+): (.*))?\]$", re.MULTILINE
+)
+_TABLE_VALUE = re.compile(r'("(?:[^"\\]|\\.)*"|\S+) ([\d,]+)(?:; |$)')
+_TABLE_MORE = re.compile(rf"; {N} more values? in {N} rows?$")
+
+
+def table_counts(listing: str) -> tuple[dict[str, int], int]:
+    """The values a table's count names (unquoted) with their rows, and the rows of the values
+    it does not name."""
+    rest = 0
+    more = _TABLE_MORE.search(listing)
+    if more:
+        rest, listing = num(more.group(2)), listing[: more.start()]
+    counts = {}
+    for value, count in _TABLE_VALUE.findall(listing):
+        counts[value[1:-1].encode().decode("unicode_escape") if value.startswith('"') else value] = num(count)
+    return counts, rest
+
+
 def split_output(text: str, out: str, marker: re.Match[str]) -> list[tuple[int, int]]:
     """The lengths of head and tail the output may show: between head and marker shapeclip may
     have put a '\n' and, before it, a colour reset, and the input may hold either itself."""

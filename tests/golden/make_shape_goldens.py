@@ -12,12 +12,12 @@ Expected files are `<name>.<budget>.expected`, compressed as the output of the c
 
 from __future__ import annotations
 
-import argparse
 import subprocess
-import sys
 import sysconfig
 from pathlib import Path
 from typing import NamedTuple
+
+from expected import main, write_expected
 
 HERE = Path(__file__).parent / "shapes"
 REPO = Path(__file__).resolve().parents[2]
@@ -100,30 +100,8 @@ def generate(names: list[str]) -> None:
 
 
 def refresh() -> None:
-    import shapeclip
-
-    if shapeclip.backend() != "native":
-        sys.exit("the native core is not built; expected files come from it")
-    for name, case in CASES.items():
-        text = (HERE / f"{name}.txt").read_bytes().decode("utf-8")
-        for budget in BUDGETS:
-            if len(text) > budget:
-                out = shapeclip.compress(text, case.tool, budget)
-                (HERE / f"{name}.{budget}.expected").write_text(out, encoding="utf-8", newline="")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--refresh", action="store_true", help="only rewrite the expected files")
-    parser.add_argument("names", nargs="*", help="run only these cases' commands (default: all)")
-    args = parser.parse_args()
-    unknown = sorted(set(args.names) - CASES.keys())
-    if unknown:
-        parser.error(f"no such case: {', '.join(unknown)}")
-    if not args.refresh:
-        generate(args.names)
-    refresh()
+    write_expected(HERE, {name: case.tool for name, case in CASES.items()}, BUDGETS)
 
 
 if __name__ == "__main__":
-    main()
+    main(__doc__, CASES, generate, refresh)
