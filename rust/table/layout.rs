@@ -124,9 +124,12 @@ fn words(line: &str) -> Vec<Word<'_>> {
     out
 }
 
-/// A header's word reads as a column's name: it has a letter, or is a bar of a drawn table.
+/// A header's word reads as a column's name: it has a letter and is no label, or it is a bar
+/// of a drawn table.
 fn is_name(word: &str) -> bool {
-    word.bytes().any(|b| b.is_ascii_alphabetic()) || matches!(word, "|" | "+")
+    // A word that ends in a colon labels what follows it (`path:`, `Error:`): no header's.
+    (word.bytes().any(|b| b.is_ascii_alphabetic()) && !word.ends_with(':'))
+        || matches!(word, "|" | "+")
 }
 
 /// A line of dashes or equals signs under a header (`pip list`, `psql`).
@@ -185,7 +188,9 @@ fn headed(sample: &[String], h: usize) -> Option<Layout> {
             _ => break,
         }
     }
-    if with_names < 2 {
+    // Two named columns may be a coincidence of indentation; three, or two under a rule, are
+    // a table.
+    if with_names < 3 - usize::from(ruled) {
         return None;
     }
     let min_fields = columns.len();

@@ -262,10 +262,10 @@ fn a_table_without_a_grouping_column_keeps_its_header_and_rule() {
 
 #[test]
 fn the_count_lists_the_largest_groups_when_not_all_fit() {
-    let mut text = String::from("NAME        TYPE\n");
+    let mut text = String::from("NAME        TYPE                      AGE\n");
     for i in 0..2000 {
         let kind = format!("kind-with-a-long-name-{}", i % 10);
-        writeln!(text, "item-{i:05}  {kind}").unwrap();
+        writeln!(text, "item-{i:05}  {kind:<24}  {}d", i % 9).unwrap();
     }
     let plan = compress(&text, 600);
     assert_eq!(plan.shape, Shape::Table);
@@ -296,7 +296,18 @@ fn what_is_not_a_table_is_declined() {
         .unwrap();
         writeln!(listing, "./src/module_{i}.py").unwrap();
     }
-    for text in [log, build, prose, listing] {
+    // grep output whose rows share a path and an indentation: its first fields line up under
+    // the first line's words (issue 29: taken for a table before headers needed three columns).
+    let mut grep =
+        String::from("src/sets/intersection.py:        from solvers import solve_real\n");
+    for i in 0..120 {
+        writeln!(
+            grep,
+            "src/solvers/tests/test_solve.py:    assert solve_real(x, {i}) == S.EmptySet"
+        )
+        .unwrap();
+    }
+    for text in [log, build, prose, listing, grep] {
         let plan = compress(&text, 2000);
         assert_ne!(plan.shape, Shape::Table, "{}", &text[..200]);
     }
