@@ -164,7 +164,11 @@ fn render(
     lines: &[Option<&str>],
     format: usize,
 ) -> String {
-    let columns = cells.first().map_or(0, Vec::len);
+    let columns = if format < 2 {
+        header.len()
+    } else {
+        cells.first().map_or(0, Vec::len)
+    };
     let widths: Vec<usize> = (0..columns)
         .map(|c| {
             let head = if format < 2 {
