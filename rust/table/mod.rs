@@ -209,7 +209,7 @@ impl Planner for TablePlanner {
         if !table.mostly_rows() {
             return None;
         }
-        choose::plan(&table, context, context.budget.room(Self::DIGEST))
+        choose::plan(&table, context, self.room)
     }
 }
 
