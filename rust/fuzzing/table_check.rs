@@ -3,8 +3,8 @@
 //! text is exactly the input's lines outside the omitted ranges, its markers name them); and
 //! the rows and other lines it counts are every line after the head.
 
-use super::check::number;
 use super::gapped_check;
+use super::numbers::number;
 use super::program::Settings;
 use crate::engine::Outcome;
 use crate::plan::{Piece, Plan};
