@@ -74,6 +74,7 @@ mod fault;
 pub mod fuzzing;
 mod gapped;
 mod hash;
+mod json;
 mod lanes;
 mod lines;
 mod listing;

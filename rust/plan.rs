@@ -25,6 +25,8 @@ pub enum Shape {
     Diff,
     /// Aligned columns under a header: rows counted by a column, outliers and whole rows kept.
     Table,
+    /// JSON or JSON Lines: minified, as a table, or a summary that keeps its values.
+    Json,
 }
 
 impl Shape {
@@ -40,6 +42,7 @@ impl Shape {
             Shape::Listing => "listing",
             Shape::Diff => "diff",
             Shape::Table => "table",
+            Shape::Json => "json",
         }
     }
 }

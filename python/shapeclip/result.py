@@ -52,7 +52,7 @@ class Compressed:
 
     text: str
     #: "passthrough" (fitted, unchanged) or the planner used: "clip", "search", "log", "read",
-    #: "listing", "diff" or "table"; or "failed" when the core failed on a stream that was not
+    #: "listing", "diff", "table" or "json"; or "failed" when the core failed on a stream that was not
     #: stored, so that nothing of it could be kept or counted (the counts below are then 0, and
     #: the text says so).
     shape: str

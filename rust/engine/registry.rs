@@ -10,6 +10,7 @@ use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::diff::DiffPlanner;
+use crate::json::JsonPlanner;
 use crate::listing::ListingPlanner;
 use crate::log::LogPlanner;
 use crate::plan::Plan;
@@ -28,6 +29,8 @@ pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Hel
     register::<crate::fault::Fault>(&mut list, budget, kind);
     // Search output is recognised by content, whatever the tool, and goes first.
     register::<SearchPlanner>(&mut list, budget, kind);
+    // JSON is recognised by scanning whole, whatever the tool.
+    register::<JsonPlanner>(&mut list, budget, kind);
     // A diff is recognised by its file and hunk headers, whatever the tool.
     register::<DiffPlanner>(&mut list, budget, kind);
     // Listings are recognised by content too, and go before the log planner, which would take

@@ -11,7 +11,7 @@ use std::sync::Once;
 
 use super::gapped_check;
 use super::program::Settings;
-use super::{clip_check, log_check, run, table_check};
+use super::{clip_check, json_check, log_check, run, table_check};
 use crate::engine::Outcome;
 use crate::plan::Shape;
 use crate::sink::Totals;
@@ -128,6 +128,7 @@ fn outcome(settings: &Settings, text: &str, out: &Outcome) {
         Shape::Log => log_check::check(settings, text, out),
         Shape::Read | Shape::Listing | Shape::Diff => gapped_check::check(settings, text, out),
         Shape::Table => table_check::check(settings, text, out),
+        Shape::Json => json_check::check(settings, text, out),
         // Only a generated flood has a truth to check a search plan against.
         Shape::Search => {}
     }
