@@ -19,6 +19,8 @@ mod clip_check;
 pub(crate) mod flood;
 mod gapped_check;
 mod gapped_inputs;
+mod json_check;
+mod json_doc;
 pub(crate) mod log_check;
 mod numbers;
 mod program;
@@ -76,6 +78,10 @@ pub const TARGETS: &[Target] = &[
         name: "table",
         check: table,
     },
+    Target {
+        name: "json",
+        check: json,
+    },
 ];
 
 /// Raw bytes, any tool kind, small and middling budgets: mostly the clip and passthrough.
@@ -128,6 +134,27 @@ pub fn table(data: &[u8]) {
     let table = table::Written::read(&mut choices);
     let outcome = check::all_ways(&settings, table.text.as_bytes());
     table.check_output(&outcome);
+}
+
+/// JSON documents and JSON Lines written from a vocabulary of awkward keys and strings, with
+/// record arrays of up to thousands of objects (see [`json_doc`]): each JSON plan is checked
+/// against a naive parse of the input, and valid JSON that does not fit a budget of 400 or
+/// more must get one.
+///
+/// # Panics
+/// When a contract breaks.
+pub fn json(data: &[u8]) {
+    let mut choices = Choices::new(data);
+    let settings = Settings::read(&mut choices);
+    let (input, spoiled) = json_doc::write(&mut choices);
+    let outcome = check::all_ways(&settings, &input);
+    if !spoiled && settings.budget >= 400 && outcome.totals.chars > settings.budget {
+        assert_eq!(
+            outcome.plan.shape,
+            crate::plan::Shape::Json,
+            "valid JSON not planned as such, {settings:?}"
+        );
+    }
 }
 
 /// Segments repeated up to megabytes, fed in chunks up to megabytes: the paths only large
