@@ -46,6 +46,8 @@ pub struct JsonPlanner {
     scanner: Scanner,
     /// `None` once the input is not JSON (or the room too small for any plan).
     builder: Option<Box<Builder>>,
+    /// The characters a plan may take.
+    room: u64,
 }
 
 impl Sink for JsonPlanner {
@@ -68,6 +70,7 @@ impl Planner for JsonPlanner {
         JsonPlanner {
             scanner: Scanner::default(),
             builder: (room >= MIN_BUDGET).then(|| Box::new(Builder::new(room))),
+            room,
         }
     }
 
@@ -77,7 +80,7 @@ impl Planner for JsonPlanner {
             return None;
         }
         builder.finish();
-        let budget = context.budget.room(Self::DIGEST);
+        let budget = self.room;
         minified(&builder, context, budget)
             .or_else(|| table(&builder, context, budget))
             .or_else(|| {

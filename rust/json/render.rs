@@ -14,10 +14,10 @@
 use super::marker::{self, Form};
 use super::paths::PathTable;
 use super::sketch::{Item, Items, Node, rarity};
-use crate::cut::cut_before;
 use crate::markers::plural;
 use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::planner::Context;
+use crate::text::cut::cut_before;
 use crate::text::{byte_at_char, char_count};
 
 /// How much of each value a render shows.
