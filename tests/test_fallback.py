@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 import shapeclip
-from shapeclip import api
+from shapeclip import api, fallback
 
 LOG = "".join(f"step {i}: compiling module_{i}.c ... ok\n" for i in range(5000))
 
@@ -32,7 +32,7 @@ def test_the_last_guard_keeps_the_bound_even_if_both_backends_break_it(monkeypat
     monkeypatch.setattr(api, "_core", None)
     monkeypatch.setattr(api, "_warned", True)
     monkeypatch.setattr(
-        api.fallback.Clipper, "_plan", lambda self, *a: api.fallback.ClipResult("x" * 999, len(LOG), 5000, None)
+        fallback.Clipper, "_plan", lambda self, *a: fallback.ClipResult("x" * 999, len(LOG), 5000, None)
     )
     result = shapeclip.compress_detailed(LOG, "bash", 50)
     assert result.text == "\u2026"

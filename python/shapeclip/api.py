@@ -20,18 +20,19 @@ import threading
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from . import fallback
 from .defaults import DEFAULT_BUDGET
 from .profiles import Profile, profile_for
 from .result import Compressed, DigestRequest
-from .store import Entry, Store
 from .store.keep import Keeper, Kept
 
-if TYPE_CHECKING:  # imported where used: the digest's machinery only when a digest is given
+if TYPE_CHECKING:  # imported where used: the digest's machinery only when a digest is given, the
+    # store's only when a store is, the pure-Python clip only when the core cannot plan
     import logging
 
+    from . import fallback
     from .digest.request import Digest
     from .digest.run import DigestFn
+    from .store import Entry, Store
 
 try:
     from . import _core
@@ -90,8 +91,11 @@ def _options(tool_name: object, budget: object, digest: object, store: object) -
         raise ValueError(f"budget must be at least 1 character, got {budget}")
     if tool_name is not None and not isinstance(tool_name, str):
         raise TypeError(f"tool_name must be a str or None, not {type(tool_name).__name__}")
-    if store is not None and not isinstance(store, Store):
-        raise TypeError(f"store must be a shapeclip.Store or None, not {type(store).__name__}")
+    if store is not None:
+        from .store import Store
+
+        if not isinstance(store, Store):
+            raise TypeError(f"store must be a shapeclip.Store or None, not {type(store).__name__}")
     return _Options(min(budget, _MAX_BUDGET), tool_name, profile_for(tool_name), _checked_digest(digest), store)
 
 
@@ -370,6 +374,8 @@ class Compressor:
 
 
 def _clipper(options: _Options) -> fallback.Clipper:
+    from . import fallback
+
     return fallback.Clipper(options.budget, options.profile, options.tool)
 
 

@@ -10,23 +10,20 @@ agent's shell tool shows them), and exits with the command's exit status.
 from __future__ import annotations
 
 import argparse
-import importlib
-import math
 import os
 import re
-import shlex
 import sys
-import textwrap
-from typing import TYPE_CHECKING
 
 from .cli_numbers import positive
 from .defaults import VERSION
 
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
     from .api import Compressor
     from .cli_input import Interrupts
     from .digest import Digest
     from .result import Compressed
+    from .store import Store
 
 # Each command imports what it needs when it runs (`shapeclip hook` needs neither the
 # compressor nor digests, `shapeclip -- make` no hooks, messages or ledger): under a harness's
@@ -93,6 +90,8 @@ reading; what was read is printed, and the exit status is 128 + N.
 
 
 def _tool_kinds() -> str:
+    import textwrap
+
     from .profiles import DEFAULT, TOOL_PROFILES
 
     names: dict[str, list[str]] = {}
@@ -105,11 +104,19 @@ def _tool_kinds() -> str:
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """Lists the tool kinds in the epilog only when help is printed: a run needs no list."""
+
+    def format_help(self) -> str:
+        self.epilog = EPILOG.format(kinds=_tool_kinds())
+        return super().format_help()
+
+
 def _parser() -> argparse.ArgumentParser:
     from .api import backend
     from .defaults import DEFAULT_BUDGET, DEFAULT_DIGEST_TIMEOUT
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="shapeclip",
         usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]\n"
         "       %(prog)s show ID [--lines A:B] [--grep PATTERN [-C N]] [--budget N]\n"
@@ -120,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
         "       %(prog)s init claude-code|codex|gemini [--project DIR] [--dry-run] [--uninstall]\n"
         "       %(prog)s mcp",
         description="Compress a tool output to a character budget, keeping what its shape says matters.",
-        epilog=EPILOG.format(kinds=_tool_kinds()),
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -164,6 +171,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _seconds(value: str) -> float:
+    import math
+
     try:
         seconds = float(value)
     except ValueError:
@@ -185,6 +194,8 @@ def _digest(spec: tuple[str, str] | None, timeout: float) -> Digest | None:
     set up is said on stderr and left out: it must not stop the command a hook wraps."""
     if spec is None:
         return None
+    import importlib
+
     from .digest import Digest, anthropic_messages, openai_chat
 
     sdk, model = spec
@@ -265,7 +276,6 @@ def main(argv: list[str] | None = None) -> int:
 def _compress(argv: list[str]) -> int:
     from .api import Compressor
     from .cli_input import Interrupts, run_command
-    from .store import Store
 
     # Everything after the first `--` is a command to run, not options of ours.
     split = argv.index("--") if "--" in argv else len(argv)
@@ -288,7 +298,7 @@ def _compress(argv: list[str]) -> int:
     # its markers then say how to run it again, not to call a tool that is not there.
     tool = args.tool if args.tool is not None or reread else "command"
     digest = _digest(args.digest, args.digest_timeout)
-    store = None if args.no_store or reread else Store(command=shlex.join(command) if command else None)
+    store = None if args.no_store or reread else _store(command)
     compressor = Compressor(tool, args.budget, digest=digest, store=store)
     with Interrupts() as interrupts:
         if command:
@@ -306,6 +316,14 @@ def _compress(argv: list[str]) -> int:
         stored = None if result.stored is None else result.stored.id
         savings.compressed(tool, "cli", result.input_chars, len(result.text), entry=stored)
     return status
+
+
+def _store(command: list[str]) -> Store:
+    import shlex
+
+    from .store import Store
+
+    return Store(command=shlex.join(command) if command else None)
 
 
 def _finished(compressor: Compressor, digest: Digest | None) -> Compressed:

@@ -15,19 +15,22 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import threading
-from collections.abc import Callable
-from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING
 
-from .api import Compressor
+if TYPE_CHECKING:  # subprocess only when a command is run: reading a file or a pipe needs none
+    import subprocess
+    from collections.abc import Callable
+    from types import FrameType
+    from typing import Any, TypeAlias
+
+    from .api import Compressor
+
+    _Handler: TypeAlias = Callable[[int, FrameType | None], Any] | int | None
 
 #: Input is fed in pieces of about this size, which the core prepares on two cores.
 CHUNK_BYTES = 1 << 20
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-_Handler = Callable[[int, FrameType | None], Any] | int | None
 
 
 class _Stop(Exception):
@@ -120,6 +123,8 @@ def read_to_end(fd: int, compressor: Compressor, interrupts: Interrupts) -> None
 def run_command(command: list[str], compressor: Compressor, interrupts: Interrupts) -> int:
     """Streams `command`'s merged output into `compressor`; its exit status as a shell reports
     it: 128 + N if signal N ended it, 127 if it was not found, 126 if it could not be run."""
+    import subprocess
+
     try:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     except OSError as exc:

@@ -56,10 +56,10 @@ def ledger_path() -> str | None:
         return expanded
     if value:
         _note(f"{ENV_VAR} must be an absolute path or {OFF}, got {value!r}; using the default place")
-    from .store.root import default_path
+    from .store.root import default_directory
 
-    store = default_path()
-    return os.path.join(store.parent, store.name + "-savings", FILE_NAME)
+    store = os.path.normpath(default_directory())
+    return os.path.join(os.path.dirname(store), os.path.basename(store) + "-savings", FILE_NAME)
 
 
 def compressed(

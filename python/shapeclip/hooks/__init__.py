@@ -20,13 +20,16 @@ import json
 import os
 import shlex
 import sys
-from types import ModuleType
-from typing import Any, NoReturn
 
 from ..cli_numbers import positive
 from ..defaults import DEFAULT_BUDGET
 from . import claude_code, codex, gemini, opencode, output
 from .output import Cut, Settings
+
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any, NoReturn
 
 HARNESSES: dict[str, ModuleType] = {module.NAME: module for module in (claude_code, codex, gemini, opencode)}
 

@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 from .output import Settings, compressed_and_stored, compressed_text, note_cut, stored_way_back
+
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "claude-code"
 #: The tool names the printed config matches: the built-in tools whose output this replaces,

@@ -22,9 +22,12 @@ Codex hands a shell tool's output as a plain string, and an MCP tool's as the MC
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .output import Settings, compressed_text
+
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "codex"
 

@@ -16,9 +16,12 @@ without being merged.)
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .output import Settings, compressed_and_stored
+
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "gemini"
 SHELL_TOOL = "run_shell_command"

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Any
 
 from ..defaults import DEFAULT_BUDGET
 from .output import Settings, compressed_and_stored
+
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "opencode"
 

@@ -9,27 +9,34 @@ object with new text in its text blocks. Images and other blocks are never touch
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
-
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:  # it and `compress` are imported where there is output: a PreToolUse hook has none
+    from typing import Any
+
     from ..store import Store
 
 
-class Settings(NamedTuple):
-    """What every hook answer needs: the per-call budget. (A named tuple, not a dataclass, so
-    that a hook's start does not import `dataclasses`.)"""
+class Settings:
+    """What every hook answer needs: the per-call budget. (A plain class, not a dataclass or a
+    named tuple, so that a hook's start imports neither `dataclasses` nor `typing`.)"""
 
-    budget: int
+    __slots__ = ("budget",)
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
 
 
-class Cut(NamedTuple):
+class Cut:
     """An output a hook cut, for the savings ledger (`shapeclip.savings`)."""
 
-    tool: str
-    chars_in: int
-    chars_out: int
-    #: The store entry that keeps it whole, when there is one.
-    entry: str | None
+    __slots__ = ("chars_in", "chars_out", "entry", "tool")
+
+    def __init__(self, tool: str, chars_in: int, chars_out: int, entry: str | None) -> None:
+        self.tool = tool
+        self.chars_in = chars_in
+        self.chars_out = chars_out
+        #: The store entry that keeps it whole, when there is one.
+        self.entry = entry
 
 
 #: What the hook cut while answering one event, while `hooks.answer` collects it: it records

@@ -13,11 +13,11 @@ import codecs
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .store import Capture, Store
-from .writer import Entry
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a compression given no store imports none of the store's machinery
     import logging
+
+    from .store import Capture, Store
+    from .writer import Entry
 
 
 def _log() -> logging.Logger:

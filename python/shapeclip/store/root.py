@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: Overrides the default place of the store.
 ENV_VAR = "SHAPECLIP_STORE"
@@ -34,14 +37,22 @@ def default_path() -> Path:
     """`$SHAPECLIP_STORE` (`~` expanded) when it is an absolute path, else the XDG cache
     directory's `shapeclip`: `$XDG_CACHE_HOME` when it is set to an absolute path (the XDG
     rule), else `~/.cache`. A relative store would be a different one in every directory."""
+    from pathlib import Path
+
+    return Path(default_directory())
+
+
+def default_directory() -> str:
+    """`default_path()` as a string (not normalised), for callers that need no `pathlib`: the
+    savings ledger, which a command that stores nothing still writes."""
     override = os.environ.get(ENV_VAR)
     if override:
         if os.path.isabs(os.path.expanduser(override)):
-            return Path(os.path.expanduser(override))
+            return os.path.expanduser(override)
         bad_setting(ENV_VAR, f"must be an absolute path, got {override!r}", "the default place")
     cache = os.environ.get("XDG_CACHE_HOME", "")
-    base = Path(cache) if os.path.isabs(cache) else Path.home() / ".cache"
-    return base / "shapeclip"
+    base = cache if os.path.isabs(cache) else os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "shapeclip")
 
 
 def open_root(path: Path, *, create: bool) -> int:
