@@ -1,7 +1,8 @@
 //! The engine: one pass over the input, fed in chunks, then a plan and its rendering.
 //!
-//! [`Engine::feed_str`] and [`Engine::feed_bytes`] push each chunk through the line reader to
-//! every planner at once (see [`crate::planner`] and the registry); [`Engine::finish`] asks them
+//! [`Engine::feed_str`] and [`Engine::feed_bytes`] push each chunk (small ones gathered first,
+//! see [`GATHER_BYTES`]) through the line reader to every planner at once (see
+//! [`crate::planner`] and the registry); [`Engine::finish`] asks them
 //! for plans in priority order and takes the first that fits, or the clip. A one-shot
 //! compression is a single feed and a finish, so streamed and one-shot results cannot differ.
 //! A planner that panics, in its intake or its plan, is dropped and the others go on: the
@@ -108,12 +109,28 @@ impl Sink for Intake {
     }
 }
 
+/// Chunks smaller than this are gathered, copied, until this much has come, and read as one:
+/// the reader prepares a chunk of several blocks on two cores (see [`ahead`]), which a stream
+/// fed in a pipe's 64 KiB pieces never gave it (its 100 MB took twice as long as one call).
+const GATHER_BYTES: usize = 1 << 20;
+
+/// Chunks held back until there are enough to read at once, as one stream of bytes: reading
+/// the same bytes in other pieces gives the same result (the reader's contract).
+#[derive(Debug, Default)]
+struct Gathered {
+    bytes: Vec<u8>,
+    /// Every chunk gathered is known to be UTF-8 (a `str`). Bytes are decoded as Python
+    /// decodes them, which leaves valid UTF-8 as it is, so mixed chunks read as bytes.
+    valid: bool,
+}
+
 /// One compression: fed the input in chunks, then asked once for the [`Outcome`].
 #[derive(Debug)]
 pub struct Engine {
     budget: Budget,
     profile: Profile,
     reader: LineReader,
+    gathered: Gathered,
     intake: Intake,
 }
 
@@ -137,6 +154,7 @@ impl Engine {
         Engine {
             budget,
             reader: LineReader::default(),
+            gathered: Gathered::default(),
             intake: Intake {
                 window: Some(Window::new(budget.chars)),
                 planners: registry::planners(budget, profile.kind),
@@ -150,7 +168,7 @@ impl Engine {
     pub fn feed_str(&mut self, chunk: &str) {
         #[cfg(any(test, feature = "fault-injection"))]
         crate::fault::at(crate::fault::ENGINE, chunk.as_bytes());
-        self.reader.feed_str(chunk, &mut self.intake);
+        self.feed(chunk.as_bytes(), true);
     }
 
     /// Reads the next chunk of the input as bytes, decoded as UTF-8 with invalid sequences
@@ -158,7 +176,31 @@ impl Engine {
     pub fn feed_bytes(&mut self, chunk: &[u8]) {
         #[cfg(any(test, feature = "fault-injection"))]
         crate::fault::at(crate::fault::ENGINE, chunk);
-        self.reader.feed_bytes(chunk, &mut self.intake);
+        self.feed(chunk, false);
+    }
+
+    /// Reads a large chunk where it lies; gathers small ones (see [`GATHER_BYTES`]).
+    fn feed(&mut self, chunk: &[u8], valid: bool) {
+        if chunk.len() >= GATHER_BYTES {
+            self.read_gathered();
+            self.reader.feed(chunk, valid, &mut self.intake);
+            return;
+        }
+        let gathered = &mut self.gathered;
+        gathered.valid = valid && (gathered.valid || gathered.bytes.is_empty());
+        gathered.bytes.extend_from_slice(chunk);
+        if gathered.bytes.len() >= GATHER_BYTES {
+            self.read_gathered();
+        }
+    }
+
+    fn read_gathered(&mut self) {
+        if !self.gathered.bytes.is_empty() {
+            let Gathered { bytes, valid } = &mut self.gathered;
+            // `valid` only when every chunk gathered was a `str`: `str`s end to end are UTF-8.
+            self.reader.feed(bytes, *valid, &mut self.intake);
+            bytes.clear();
+        }
     }
 
     /// Makes the markers point into a stored copy of the whole output. Only planning reads
@@ -172,6 +214,7 @@ impl Engine {
     /// and the clip when none does.
     #[must_use]
     pub fn finish(mut self) -> Outcome {
+        self.read_gathered();
         let totals = self.reader.finish(&mut self.intake);
         let Intake {
             window,

@@ -37,11 +37,13 @@ pub struct LineReader {
 
 impl LineReader {
     /// Reads a chunk known to be valid UTF-8.
+    #[cfg(any(test, feature = "fuzzing"))]
     pub fn feed_str(&mut self, chunk: &str, sink: &mut impl Sink) {
         self.feed(chunk.as_bytes(), true, sink);
     }
 
     /// Reads a chunk of bytes that may hold invalid UTF-8, or a sequence split across chunks.
+    #[cfg(test)]
     pub fn feed_bytes(&mut self, chunk: &[u8], sink: &mut impl Sink) {
         self.feed(chunk, false, sink);
     }
@@ -60,7 +62,8 @@ impl LineReader {
         }
     }
 
-    fn feed(&mut self, chunk: &[u8], valid: bool, sink: &mut impl Sink) {
+    /// Reads a chunk, known to be UTF-8 when `valid` (else decoded as Python's "replace" does).
+    pub(super) fn feed(&mut self, chunk: &[u8], valid: bool, sink: &mut impl Sink) {
         let mut rest = chunk;
         // Finish the carried line first; a line that outgrows the cap is passed on in pieces.
         while !self.carry.is_empty() {

@@ -98,6 +98,39 @@ fn every_split_gives_the_same_output() {
     }
 }
 
+/// Small chunks are gathered and read together, large ones where they lie, `str` and bytes
+/// alike: every mix gives what one call gives, including a bytes chunk that ends inside a
+/// character before a `str` (its bytes become U+FFFD, as Python decodes them).
+#[test]
+fn gathered_chunks_read_as_one_call_does() {
+    // ASCII, so that any split of it is a `str`.
+    let text = numbered_lines(80_000);
+    let mut bytes = format!("\u{4e2d}\u{6587} \u{1f600}\n{text}").into_bytes();
+    bytes.extend_from_slice(b"broken \xe2\x82");
+    let tail = "\u{4e2d} and the last line";
+    assert!(text.len() > GATHER_BYTES && bytes.len() > GATHER_BYTES);
+    let whole = [text.as_bytes(), &bytes, tail.as_bytes()].concat();
+    let expected = run(&[&whole], 2000);
+    for sizes in [
+        [65_536, 3 * GATHER_BYTES / 2],
+        [GATHER_BYTES, 7],
+        [3, GATHER_BYTES + 1],
+    ] {
+        let mut engine = Engine::new(2000, profile()).unwrap();
+        // `text` as `str` chunks of the first size, `bytes` as bytes of the second.
+        for chunk in text.as_bytes().chunks(sizes[0]) {
+            engine.feed_str(std::str::from_utf8(chunk).unwrap());
+        }
+        for chunk in bytes.chunks(sizes[1]) {
+            engine.feed_bytes(chunk);
+        }
+        engine.feed_str(tail);
+        let out = engine.finish();
+        assert_eq!(out.plan.render(), expected.plan.render(), "{sizes:?}");
+        assert_eq!(out.totals, expected.totals, "{sizes:?}");
+    }
+}
+
 /// `numbered_lines(3000)` with `trigger` as line 2, where even a small window keeps it.
 fn faulty_input(trigger: &str) -> Vec<u8> {
     numbered_lines(3000)
