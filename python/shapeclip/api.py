@@ -171,11 +171,11 @@ def _start_core(options: _Options) -> _core.Compressor | None:
 
 
 def _keeper(options: _Options) -> Keeper | None:
-    return None if options.store is None else Keeper(options.store, options.tool)
+    return None if options.store is None else Keeper(options.store, options.tool, options.budget)
 
 
-def _kept(keeper: Keeper | None, budget: int) -> Kept:
-    return Kept() if keeper is None else keeper.finish(budget)
+def _kept(keeper: Keeper | None) -> Kept:
+    return Kept() if keeper is None else keeper.finish()
 
 
 def _with_kept(result: Compressed, kept: Kept) -> Compressed:
@@ -263,7 +263,7 @@ class _Compression:
     def finish(self, held: str | bytes | None = None) -> Compressed:
         """The result, at most `budget` characters. `held` is the whole input as fed, when the
         caller still holds it (a one-shot call): the clip then reads it if the core fails."""
-        kept = _kept(self._keeper, self._options.budget)
+        kept = _kept(self._keeper)
         result = self._native(kept)
         if result is None or not self._fits(result):
             result = self._fallback(kept, held)

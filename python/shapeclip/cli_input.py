@@ -106,18 +106,76 @@ def _terminal_reached(command: subprocess.Popen[bytes]) -> bool:
 
 
 def read_to_end(fd: int, compressor: Compressor, interrupts: Interrupts) -> None:
-    """Feeds `compressor` everything `interrupts.read` gives from `fd`."""
-    pending: list[bytes] = []
-    size = 0
-    while chunk := interrupts.read(fd):
-        # A pipe gives at most 64 KiB a read; gathered, they take the two-core path.
-        pending.append(chunk)
-        size += len(chunk)
-        if size >= CHUNK_BYTES:
-            compressor.feed(b"".join(pending))
-            pending, size = [], 0
-    if pending:
-        compressor.feed(b"".join(pending))
+    """Feeds `compressor` everything `interrupts.read` gives from `fd`. This thread reads while
+    another feeds what it read, so the core (and the store's copy) work while the next piece
+    is read, and a writer at the other end of a pipe is kept waiting as little as can be."""
+    _widen_pipe(fd)
+    with _Feeder(compressor) as feeder:
+        pending: list[bytes] = []
+        size = 0
+        while chunk := interrupts.read(fd):
+            # A pipe gives at most its buffer a read; gathered, they take the two-core path.
+            pending.append(chunk)
+            size += len(chunk)
+            if size >= CHUNK_BYTES:
+                feeder.feed(b"".join(pending))
+                pending, size = [], 0
+        if pending:
+            feeder.feed(b"".join(pending))
+
+
+def _widen_pipe(fd: int) -> None:
+    """Gives a pipe a buffer of CHUNK_BYTES (Linux; 64 KiB is the default) where the system
+    lets it: the writer then gets ahead by a whole chunk, and a read takes one."""
+    import fcntl
+    import stat
+
+    try:
+        if stat.S_ISFIFO(os.fstat(fd).st_mode) and hasattr(fcntl, "F_SETPIPE_SZ"):
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, CHUNK_BYTES)
+    except OSError:  # over the system's or the user's limit: the default buffer does
+        pass
+
+
+class _Feeder:
+    """Feeds chunks to a compressor on a thread of its own, in order, a few at a time: the
+    caller is held back when it gets ahead by QUEUED chunks, so memory stays bounded. What a
+    feed raises is raised to the caller, at its next chunk or at the end."""
+
+    QUEUED = 4
+
+    def __init__(self, compressor: Compressor) -> None:
+        import queue
+
+        self._compressor = compressor
+        self._queue: queue.Queue[bytes | None] = queue.Queue(self.QUEUED)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="shapeclip-feed", daemon=True)
+
+    def __enter__(self) -> _Feeder:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while (chunk := self._queue.get()) is not None:
+            if self._error is None:
+                try:
+                    self._compressor.feed(chunk)
+                except BaseException as exc:
+                    self._error = exc
+
+    def feed(self, chunk: bytes) -> None:
+        self._raise()
+        self._queue.put(chunk)
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._queue.put(None)
+        self._thread.join()
+        self._raise()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise self._error
 
 
 def run_command(command: list[str], compressor: Compressor, interrupts: Interrupts) -> int:

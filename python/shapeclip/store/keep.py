@@ -44,11 +44,13 @@ def _printable(path: str) -> bool:
 
 
 class Keeper:
-    """Writes an input to `store` chunk by chunk; `finish(budget)` keeps it only if cut."""
+    """Writes an input to `store` chunk by chunk; `finish` keeps it only if longer than `budget`
+    characters, that is, cut."""
 
-    def __init__(self, store: Store, tool: str | None) -> None:
+    def __init__(self, store: Store, tool: str | None, budget: int) -> None:
         self._capture: Capture | None = None
         self._error: str | None = None
+        self._budget = budget
         self._chars = 0
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         if not _printable(str(store.path)):
@@ -75,8 +77,12 @@ class Keeper:
     def feed(self, chunk: str | bytes) -> None:
         """`chunk` must be valid text already (no lone surrogates): the facade checks it."""
         data = chunk if isinstance(chunk, bytes) else chunk.encode("utf-8")
-        # Counted as the core counts: the chunks' bytes form one UTF-8 stream.
-        if isinstance(chunk, str) and not self._decoder.getstate()[0]:
+        # Counted as the core counts (the chunks' bytes form one UTF-8 stream) until the count
+        # passes the budget: the input is cut then, whatever follows, and counting on would
+        # decode every byte of a long stream again.
+        if self._chars > self._budget:
+            pass
+        elif isinstance(chunk, str) and not self._decoder.getstate()[0]:
             self._chars += len(chunk)
         else:
             self._chars += len(self._decoder.decode(data))
@@ -86,9 +92,9 @@ class Keeper:
             except Exception as exc:
                 self._fail(exc)
 
-    def finish(self, budget: int) -> Kept:
+    def finish(self) -> Kept:
         self._chars += len(self._decoder.decode(b"", True))
-        if self._chars <= budget:
+        if self._chars <= self._budget:
             self._drop()
             return Kept()
         capture, self._capture = self._capture, None

@@ -24,9 +24,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from .root import Refused
+
+if TYPE_CHECKING:
+    from .behind import WriteBehind
 
 #: Hex digits of the SHA-256 an ID starts with; longer only when another entry has them.
 ID_DIGITS = 12
@@ -34,11 +37,15 @@ TEMP_PREFIX = ".tmp-"
 OUT = ".out"
 META = ".json"
 LOCK = ".lock"
+#: Bytes an entry is written in, in the writer's own thread; past them, behind it (`behind`),
+#: so that an output a hook stores whole starts no thread, and a long stream waits on no hash.
+BEHIND_AFTER_BYTES = 1 << 20
 #: Characters kept of each text (tool, command, directory) in the metadata, so that every entry's metadata stays well
 #: under `MAX_META_BYTES` (JSON escapes a character in at most 12 bytes).
 MAX_FIELD_CHARS = 1_000
 MAX_META_BYTES = 1 << 16
-_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+# Readable too: a write behind (`behind`) reads back the last block begun, to write it whole.
+_FILE_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,7 @@ class EntryWriter:
         self.size = 0
         self._temp = temp_name()
         self._file: BinaryIO | None = create_private(root_fd, self._temp)
+        self._behind: WriteBehind | None = None
 
     def write(self, data: bytes) -> None:
         if self._file is None:
@@ -129,11 +137,21 @@ class EntryWriter:
         if self.size > self._max_bytes:
             self.drop()
             raise Refused(f"the output is larger than the store's quota of {self._max_bytes:,} bytes")
-        self._hash.update(data)
-        self._file.write(data)
+        if self._behind is None and self.size >= BEHIND_AFTER_BYTES:
+            from .behind import WriteBehind
+
+            self._behind = WriteBehind(self._hash, self._file, self.size - len(data))
+        if self._behind is not None:
+            self._behind.put(data)
+        else:
+            self._hash.update(data)
+            self._file.write(data)
 
     def drop(self) -> None:
         """Forgets the bytes written so far."""
+        if self._behind is not None:
+            self._behind.abandon()
+            self._behind = None
         if self._file is not None:
             with contextlib.suppress(OSError):
                 self._file.close()
@@ -145,6 +163,9 @@ class EntryWriter:
         if self._file is None:
             raise Refused("this entry was already committed or dropped")
         try:
+            if self._behind is not None:
+                behind, self._behind = self._behind, None
+                behind.close()
             self._file.flush()
             # Renamed only once on disk: a crash may lose the entry, never serve half of it.
             os.fsync(self._file.fileno())
