@@ -65,8 +65,12 @@ still runs.
 
 shapeclip ledger PATH prints what shapeclip saved in an agent session recorded with
 shapeclip.Ledger(PATH): per tool, characters and estimated tokens in and out, and digest
-tokens. (A file named like a subcommand (ledger, hook, show, store, gain, init, mcp) is
-compressed when given as ./ledger.)
+tokens. (A file named like a subcommand (ledger, hook, show, store, gain, init, mcp, batch)
+is compressed when given as ./ledger.)
+
+shapeclip batch IN.jsonl compresses the tool results of recorded conversations, one per line
+(OpenAI Chat Completions, OpenAI Responses or Anthropic messages), as compress_messages does
+when each result is appended, on every core; shapeclip batch --help says more.
 
 shapeclip gain prints what the command line, the hooks and shapeclip mcp saved, in characters
 and estimated tokens, in all, per tool, per day and per project, less what shapeclip show gave
@@ -123,6 +127,7 @@ def _parser() -> argparse.ArgumentParser:
         "       %(prog)s store [--stats | --list | --prune | --clear]\n"
         "       %(prog)s ledger PATH\n"
         "       %(prog)s gain [--days N] [--json]\n"
+        "       %(prog)s batch IN.jsonl [-o OUT.jsonl] [--budget N] [--workers N]\n"
         "       %(prog)s hook claude-code|codex|gemini [--budget N] [--print-config]\n"
         "       %(prog)s init claude-code|codex|gemini [--project DIR] [--dry-run] [--uninstall]\n"
         "       %(prog)s mcp",
@@ -262,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
         return _serve_mcp(argv[1:])
     if argv[:1] == ["ledger"]:
         return _print_ledger(argv[1:])
+    if argv[:1] == ["batch"]:
+        from . import batch
+
+        return batch.run(argv[1:])
     if argv[:1] == ["gain"]:
         from . import cli_gain
 

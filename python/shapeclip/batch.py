@@ -1,0 +1,171 @@
+"""`shapeclip batch`: the tool results of many recorded conversations compressed at once, for
+teams that prepare or audit agent sessions.
+
+A conversation is one line of a JSONL file: a list of messages in any of the three formats
+`compress_messages` reads (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages), or
+an object that holds that list under `messages` (or, for Responses, `input`), its other keys
+kept. Each is compressed by `compress_conversation`, which is `compress_messages` over the
+whole list: a result compressed when appended stays the same when the list is compressed
+again, so this gives each result exactly what it got at append time. A line that is not a
+conversation (not JSON, no message list, formats mixed) is written as it was, and counted.
+
+The conversations are compressed on `workers` threads: the native core plans with the GIL
+released, which is where the time goes. The lines come out in the order they went in, and a
+conversation that had nothing to compress comes out byte for byte as it went in.
+`compress_batch` is the same work for Ray Data's `map_batches` (docs/histories.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+
+from .cli_numbers import positive
+from .messages import DEFAULT_MESSAGE_BUDGET, Budget, compress_messages
+
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from typing import Any, BinaryIO
+
+#: Keys of an object whose value is the conversation's message list, in the order looked at.
+MESSAGE_KEYS = ("messages", "input")
+#: Conversations in flight per worker: enough to keep each busy, few enough to bound memory.
+AHEAD_PER_WORKER = 2
+
+
+def compress_conversation(record: Any, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> Any:
+    """`record` with the tool results of its conversation compressed as `compress_messages`
+    compresses them; `record` itself is never changed. Raises `ValueError` for a record that
+    is not a conversation (see the module's docstring)."""
+    key = _message_key(record)
+    messages = record if key is None else record[key]
+    compressed, _ = compress_messages(messages, budget=budget)
+    return compressed if key is None else {**record, key: compressed}
+
+
+def _message_key(record: Any) -> str | None:
+    """Where the message list is: None for a record that is the list itself."""
+    if isinstance(record, list):
+        return None
+    if isinstance(record, dict):
+        for key in MESSAGE_KEYS:
+            if isinstance(record.get(key), list):
+                return key
+    raise ValueError("not a conversation: a list of messages, or an object with a 'messages' or 'input' list")
+
+
+def compress_batch(batch: Mapping[str, Sequence[Any]], column: str = "text") -> dict[str, list[Any]]:
+    """A batch of columns, as Ray Data's `map_batches` passes one, whose `column` holds JSONL
+    lines (as `ray.data.read_text` reads them), with each line compressed by `compress_line`
+    and every other column unchanged. Conversations travel as their JSON text: as columns of
+    nested records, their messages would be given every key any message has."""
+    out = {name: list(values) for name, values in batch.items()}
+    out[column] = [compress_line(str(line)).text.removesuffix("\n") for line in batch[column]]
+    return out
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line compressed: the line to write, and what became of it."""
+
+    text: str
+    #: The line held a conversation; False when it was written as it was, not being one.
+    conversation: bool
+    chars_in: int = 0
+    chars_out: int = 0
+
+
+def compress_line(line: str, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> Line:
+    """One JSONL line (with or without its newline) compressed, as `shapeclip batch` does."""
+    body = line.rstrip("\n")
+    try:
+        record = json.loads(body)
+        key = _message_key(record)
+        compressed, report = compress_messages(record if key is None else record[key], budget=budget)
+    except ValueError:  # not JSON, or not a conversation: written as it was
+        return Line(body + "\n", conversation=False)
+    chars_in = sum(result.chars_in for result in report.results)
+    chars_out = sum(result.chars_out for result in report.results)
+    if not any(result.action == "compressed" for result in report.results):
+        return Line(body + "\n", True, chars_in, chars_out)
+    text = json.dumps(compressed if key is None else {**record, key: compressed}, ensure_ascii=False)
+    return Line(text + "\n", True, chars_in, chars_out)
+
+
+def compress_lines(lines: Iterable[str], workers: int, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> Iterator[Line]:
+    """Each line compressed by `compress_line` on `workers` threads, in the order given."""
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    with ThreadPoolExecutor(workers, thread_name_prefix="shapeclip-batch") as pool:
+        ahead: deque[Future[Line]] = deque()
+        for line in lines:
+            ahead.append(pool.submit(compress_line, line, budget))
+            if len(ahead) >= workers * AHEAD_PER_WORKER:
+                yield ahead.popleft().result()
+        while ahead:
+            yield ahead.popleft().result()
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="shapeclip batch",
+        description="Compress the tool results of recorded conversations, one per line of a JSONL file, "
+        "as compress_messages does when each result is appended.",
+    )
+    parser.add_argument("input", metavar="IN", help="JSONL file of conversations; - reads standard input")
+    parser.add_argument("-o", "--output", metavar="OUT", default="-", help="where to write them (default: stdout)")
+    parser.add_argument(
+        "--budget",
+        type=positive("characters"),
+        default=None,
+        help=f"characters per tool result (default {DEFAULT_MESSAGE_BUDGET.per_result:,}; a turn's results share "
+        f"{DEFAULT_MESSAGE_BUDGET.per_turn // DEFAULT_MESSAGE_BUDGET.per_result} times it)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive("threads"),
+        default=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1,
+        help="conversations compressed at once (default: the cores this process may use)",
+    )
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    import contextlib
+
+    parser = _parser()
+    args = parser.parse_args(argv)
+    budget = DEFAULT_MESSAGE_BUDGET if args.budget is None else args.budget
+    with contextlib.ExitStack() as files:
+        try:
+            source = sys.stdin.buffer if args.input == "-" else files.enter_context(open(args.input, "rb"))
+            sink = sys.stdout.buffer if args.output == "-" else files.enter_context(open(args.output, "wb"))
+        except OSError as exc:
+            parser.error(f"cannot open {exc.filename}: {exc.strerror}")
+        # Split at b"\n" only, so that a line that is not changed is written back as it was.
+        lines = (raw.decode("utf-8", "replace") for raw in source)
+        return _write(compress_lines(lines, args.workers, budget), sink)
+
+
+def _write(lines: Iterable[Line], sink: BinaryIO) -> int:
+    conversations = others = chars_in = chars_out = 0
+    for number, line in enumerate(lines, 1):
+        sink.write(line.text.encode("utf-8"))
+        if line.conversation:
+            conversations += 1
+            chars_in += line.chars_in
+            chars_out += line.chars_out
+        else:
+            others += 1
+            if others <= 3:
+                sys.stderr.write(f"shapeclip batch: line {number} is not a conversation; written as it was\n")
+    sys.stderr.write(
+        f"shapeclip batch: {conversations:,} conversations, tool results {chars_in:,} -> {chars_out:,} characters"
+        + (f"; {others:,} lines not conversations, written as they were\n" if others else "\n")
+    )
+    return 0

@@ -1,0 +1,138 @@
+"""`shapeclip batch`: each line of a JSONL file of conversations comes out as `compress_messages`
+makes it when each result is appended, in the order it went in, whatever the number of
+workers; a line that is not a conversation, or has nothing to cut, comes out as it went in;
+and a Ray Data pipeline runs the same function (docs/histories.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conversations import FORMATS, RENDER, conversations
+from shapeclip import compress_messages
+from shapeclip.batch import compress_batch, compress_conversation, compress_line, compress_lines
+
+BUDGET = 800
+NOT_CONVERSATIONS = ['{"messages": "not a list"}', "not json at all", "", "[1, 2,", '{"other": []}']
+
+
+def appended_one_at_a_time(messages: list[Any]) -> list[Any]:
+    grown: list[Any] = []
+    for item in messages:
+        grown = compress_messages([*grown, item], start=len(grown), budget=BUDGET).messages
+    return grown
+
+
+@st.composite
+def lines(draw: st.DrawFn) -> tuple[str, Any]:
+    """A JSONL line and what it should become: a conversation, bare or under a key with other
+    keys beside it, or a line that is not one."""
+    if draw(st.integers(0, 5)) == 0:
+        line = draw(st.sampled_from(NOT_CONVERSATIONS))
+        return line, line
+    fmt = draw(st.sampled_from(FORMATS))
+    messages = json.loads(json.dumps(RENDER[fmt](draw(conversations))))
+    expected = appended_one_at_a_time(messages)
+    key = draw(st.sampled_from([None, "messages", *(["input"] if fmt == "openai_responses" else [])]))
+    if key is None:
+        return json.dumps(messages), expected
+    return json.dumps({"id": 7, key: messages, "note": "\u00e9"}), {"id": 7, key: expected, "note": "\u00e9"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(batch=st.lists(lines(), max_size=6), workers=st.integers(1, 3))
+def test_each_line_is_its_conversation_as_compressed_at_append_time(batch: list[tuple[str, Any]], workers: int) -> None:
+    given_lines = [line + "\n" for line, _ in batch]
+    out = list(compress_lines(given_lines, workers, BUDGET))
+    assert len(out) == len(batch)
+    for (line, expected), done in zip(batch, out, strict=True):
+        assert done.text.endswith("\n") and done.text.count("\n") == 1
+        if not done.conversation or json.loads(line) == expected:
+            assert done.text == line + "\n"  # nothing to cut: the very line
+        else:
+            assert json.loads(done.text) == expected
+        assert done.conversation == (line not in NOT_CONVERSATIONS)
+
+
+def test_compress_conversation_and_compress_line_agree() -> None:
+    log = "".join(f"[{i:05}] compiling module_{i}.c\n" for i in range(3000)) + "error: linker failed\n"
+    record = {"id": 1, "messages": _chat(log)}
+    assert json.loads(compress_line(json.dumps(record), BUDGET).text) == compress_conversation(record, BUDGET)
+    with pytest.raises(ValueError, match="not a conversation"):
+        compress_conversation({"messages": "x"})
+
+
+def _chat(output: str, call_id: str = "c1") -> list[dict[str, Any]]:
+    call = {"id": call_id, "type": "function", "function": {"name": "bash", "arguments": '{"command": "make"}'}}
+    return [
+        {"role": "user", "content": "build it"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": call_id, "content": output},
+    ]
+
+
+def test_the_command_writes_every_line_in_order_whatever_the_workers(tmp_path: Path) -> None:
+    records = [
+        {"id": i, "messages": _chat("".join(f"line {j} of run {i}\n" for j in range(200 * i + 50)))} for i in range(12)
+    ]
+    given = tmp_path / "in.jsonl"
+    given.write_text("".join(json.dumps(r) + "\n" for r in records) + "not a conversation\n")
+    outputs = []
+    for workers in ("1", "2", "3"):
+        out = tmp_path / f"out{workers}.jsonl"
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "shapeclip",
+                "batch",
+                str(given),
+                "-o",
+                str(out),
+                "--budget=2000",
+                f"--workers={workers}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "12 conversations" in done.stderr and "line 13 is not a conversation" in done.stderr
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+    written = outputs[0].decode().splitlines()
+    assert written[-1] == "not a conversation"
+    for record, line in zip(records, written, strict=False):
+        assert json.loads(line) == compress_conversation(record, 2000)
+    assert written[0] == json.dumps(records[0])  # 50 lines fit: the line as it was
+
+
+def test_a_ray_data_pipeline_runs_the_same_function(tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray", reason="the Ray recipe needs ray[data] (pip install '.[ray]')")
+    records = [{"id": i, "messages": _chat("".join(f"step {j} of {i}\n" for j in range(300 * i)))} for i in range(6)]
+    given = tmp_path / "in.jsonl"
+    given.write_text("".join(json.dumps(r) + "\n" for r in records))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        ray.data.DataContext.get_current().execution_options.preserve_order = True
+        dataset = ray.data.read_text(str(given)).map_batches(compress_batch)
+        lines = [row["text"] for row in dataset.iter_rows()]
+    finally:
+        ray.shutdown()
+    assert lines == [compress_line(json.dumps(r)).text.removesuffix("\n") for r in records]
+    assert lines[0] == json.dumps(records[0]) and json.loads(lines[5]) == compress_conversation(records[5])
+
+
+def test_the_workers_default_to_the_cores_this_process_may_use() -> None:
+    from shapeclip.batch import _parser
+
+    expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert _parser().parse_args(["in.jsonl"]).workers == expected
