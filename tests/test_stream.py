@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 import shapeclip
 from helpers import assert_every_path_agrees, streamed
+from shapeclip import api
 from strategies import budgets, outputs, split, split_points, tools
 
 
@@ -120,3 +122,24 @@ def test_issue_11_a_str_refused_for_a_lone_surrogate_is_fed_and_stored_replaced(
     assert store.get(result.stored.id) == replaced
     assert result.text == shapeclip.compress(replaced, "bash", 2_000, store=store)
     assert streamed([text[:5000], text[5000:]], "bash", 2_000) == shapeclip.compress(replaced, "bash", 2_000)
+
+
+def test_issue_30_a_long_str_outside_ascii_is_fed_in_slices_and_keeps_no_copy(tmp_path: Path) -> None:
+    # Python keeps the UTF-8 copy it makes of a str for the core with the str; fed in slices,
+    # each slice's copy goes with it. The slices, a lone surrogate in one of them, the stored
+    # copy and the counts must all come out as one piece of the replaced text would.
+    line = "caf\u00e9 \u6784\u5efa build step ok\n"
+    text = line * (3 * api._STR_SLICE // len(line)) + "a\ud800b\n" + line * 1000
+    assert len(text) > 3 * api._STR_SLICE
+    replaced = text.replace("\ud800", "\ufffd")
+    size = sys.getsizeof(text)
+    store = shapeclip.Store(tmp_path / "store")
+    result = shapeclip.compress_detailed(text, "bash", 4_000, store=store)
+    assert sys.getsizeof(text) == size  # no UTF-8 copy of it left with it
+    assert result.stored is not None and store.get(result.stored.id) == replaced
+    expected = shapeclip.compress_detailed(replaced.encode(), "bash", 4_000, store=store)
+    assert (result.text, result.input_chars, result.input_lines) == (
+        expected.text,
+        len(text),
+        expected.input_lines,
+    )
