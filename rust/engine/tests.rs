@@ -104,7 +104,7 @@ fn every_split_gives_the_same_output() {
 #[test]
 fn gathered_chunks_read_as_one_call_does() {
     // ASCII, so that any split of it is a `str`.
-    let text = numbered_lines(80_000);
+    let text = numbered_lines(250_000);
     let mut bytes = format!("\u{4e2d}\u{6587} \u{1f600}\n{text}").into_bytes();
     bytes.extend_from_slice(b"broken \xe2\x82");
     let tail = "\u{4e2d} and the last line";
