@@ -90,8 +90,3 @@ fn the_fuzz_crate_and_the_kept_inputs_follow_the_list_of_targets() {
         "{regressions:?}"
     );
 }
-
-#[test]
-fn json_inputs_keep_every_contract() {
-    replay("json", super::json);
-}

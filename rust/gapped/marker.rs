@@ -37,9 +37,11 @@ impl Facts {
     /// these totals.
     #[must_use]
     pub fn widest(total_lines: u64, total_chars: u64) -> Self {
+        // A hint names the first line and how many follow (`offset A limit N`), each at most
+        // the total: `last` is taken so that both print as wide as the total at once.
         Facts {
             first: total_lines,
-            last: total_lines.saturating_add(1),
+            last: total_lines.saturating_mul(2),
             total_lines,
             lines: total_lines,
             gaps: total_lines,
