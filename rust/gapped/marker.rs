@@ -37,11 +37,9 @@ impl Facts {
     /// these totals.
     #[must_use]
     pub fn widest(total_lines: u64, total_chars: u64) -> Self {
-        // A hint names the first line and how many follow (`offset A limit N`), each at most
-        // the total: `last` is taken so that both print as wide as the total at once.
         Facts {
             first: total_lines,
-            last: total_lines.saturating_mul(2),
+            last: total_lines.saturating_add(1),
             total_lines,
             lines: total_lines,
             gaps: total_lines,
@@ -54,7 +52,15 @@ impl Facts {
     #[must_use]
     pub fn closing_len(&self, tier: Tier, profile: &Profile) -> u64 {
         let one = Facts { gaps: 1, ..*self };
-        widest_len([*self, one], |facts| facts.closing(tier, profile))
+        // A hint names the first line and how many follow (`offset A limit N`), each at most
+        // the total: a last line this far on prints both as wide as the total at once.
+        let wide_limit = |f: Facts| Facts {
+            last: f.first.saturating_mul(2),
+            ..f
+        };
+        widest_len([*self, one, wide_limit(*self), wide_limit(one)], |facts| {
+            facts.closing(tier, profile)
+        })
     }
 
     /// The longest gap marker of any input with these facts' totals.
