@@ -395,11 +395,13 @@ fn left_out(sel: &Selection, found: &Found, noted: &[bool], represented: &[bool]
     // A kind one of whose lines is shown, even without a count, has an example above.
     let mut example = represented.to_vec();
     let mut unsorted = 0;
+    let mut shown_warnings = 0;
     for (k, _) in sel
         .shown
         .values()
         .filter(|(k, _)| k.class == Class::Warning)
     {
+        shown_warnings += 1;
         match warnings.find(&k.text) {
             Some(t) => example[t] = true,
             None => unsorted += 1,
@@ -412,6 +414,11 @@ fn left_out(sel: &Selection, found: &Found, noted: &[bool], represented: &[bool]
             left.warnings_last = left.warnings_last.max(t.last_line);
         }
     }
+    // A shown line whose text no longer finds its kind (cut short, or cleaned of bytes that
+    // were not text) leaves its kind counted as left out: never more than the gaps hold.
+    left.warnings = left
+        .warnings
+        .min(found.counts.warnings.saturating_sub(shown_warnings));
     left.unsorted = warnings.other.saturating_sub(unsorted);
     if left.warnings == 0 {
         left.warnings_first = 0;
