@@ -343,11 +343,18 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
         .chain(&chosen)
         .map(|l| (l.no, l.end(), l.text.as_str()))
         .collect();
-    if !tail.is_empty() {
+    // A head that folded enough filler can reach lines of the tail: those are shown once.
+    let mut shown_tail = tail;
+    let mut tail_from = first_tail;
+    while tail_from <= shown.last && !shown_tail.is_empty() {
+        shown_tail = shown_tail.split_once('\n').map_or("", |(_, rest)| rest);
+        tail_from += 1;
+    }
+    if !shown_tail.is_empty() {
         pieces.push((
-            first_tail,
+            tail_from,
             totals.lines,
-            tail.strip_suffix('\n').unwrap_or(tail),
+            shown_tail.strip_suffix('\n').unwrap_or(shown_tail),
         ));
     }
     fill_small_gaps(frame, planner, tail, &mut pieces);
