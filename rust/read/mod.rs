@@ -216,11 +216,11 @@ fn fill_small_gaps<'p>(
     frame: &Frame<'p>,
     planner: &'p ReadPlanner,
     tail: &str,
+    first_tail: u64,
     pieces: &mut Vec<(u64, u64, &'p str)>,
 ) {
     let last_chars = frame.context.window.last_chars();
     let above_tail = &last_chars[..last_chars.len() - tail.len()];
-    let first_tail = frame.context.totals.lines + 1 - count_lines(tail);
     // The whole lines just above the tail (the first piece of `above_tail` may be a part).
     let mut near_tail: Vec<(u64, &str)> = Vec::new();
     if let Some(above) = above_tail.strip_suffix('\n') {
@@ -303,9 +303,7 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
     let head_room = room - tail_room - defs_room - middle_room;
 
     let tail = tail_lines(window.last_chars(), tail_room);
-    let (_, tail_newlines) = count_chars_and_newlines(tail.as_bytes());
-    let tail_lines_count = tail_newlines + u64::from(!tail.is_empty() && !tail.ends_with('\n'));
-    let first_tail = totals.lines + 1 - tail_lines_count;
+    let first_tail = totals.lines + 1 - count_lines(tail);
 
     let head = &planner.head;
     let mut shown = head.shown(head_room, frame.gap_len);
@@ -357,7 +355,7 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
             shown_tail.strip_suffix('\n').unwrap_or(shown_tail),
         ));
     }
-    fill_small_gaps(frame, planner, tail, &mut pieces);
+    fill_small_gaps(frame, planner, tail, first_tail, &mut pieces);
     let omitted = gaps(pieces.iter().flat_map(|&(a, b, _)| a..=b), totals.lines);
     let mut segments = vec![String::new()];
     let mut next = 1;
