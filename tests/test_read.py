@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import shapeclip
@@ -77,6 +77,17 @@ def test_no_gap_marker_stands_for_lines_shorter_than_itself(text: str, budget: i
 
 
 @given(text=documented(), share=st.floats(0.7, 1.0))
+# Its docstring must go before its code: the trim once saw only comment lines as filler.
+@example(
+    text="____ = compute(___________, 98)\n# _ _ _ _\n# _ _ _ __\n# __ ___ ___ ___\n# ____ ____ ____ ______\n"
+    "# ______ ________ ________ __________\n        # _\n# ____________ ____________ ____________ ____________\n"
+    "# ____________ ____________ _____ _\ndef ___________(argument):\n_ = compute(_____, 0)\n"
+    "________ = compute(__________, 66)\n        _ = compute(_, 93)\n    _ = compute(_____, 6)\n"
+    '        _ = compute(_, 44)\n"""rsdysiqlfwjn\n___ ___ ____\n____ ____ _____\n_____ _____ _______\n'
+    '_______ ________ _________\n_________ __________ ____________\n"""\ndef ___________(argument):\n'
+    "_ = compute(______, 55)\n        ____________ = compute(____________, 146)\n        def _(argument):\n",
+    share=0.71875,
+)
 def test_a_read_a_little_too_long_loses_only_blank_and_comment_lines(text: str, share: float) -> None:
     budget = max(400, int(len(text) * share))
     lines = text.split("\n")[:-1]

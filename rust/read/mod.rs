@@ -11,7 +11,7 @@
 //! each kept whole, in order, between exact markers. A windowed viewer pointed at a line
 //! centres its window on it, so a window that starts inside a file gives that share to its
 //! middle instead ([`window`]). A read that fits once its longest runs of filler
-//! ([`code::is_filler`]) are gone keeps every other line instead ([`trim`]). No gap's marker
+//! ([`code::FillerReader`]) are gone keeps every other line instead ([`trim`]). No gap's marker
 //! stands for fewer characters than it takes: a gap that small is shown where its lines are
 //! at hand. The markers are sized to the budget: at small budgets the closing marker is
 //! short, and the gaps before it say only which lines they hold. A read whose head or tail
@@ -88,6 +88,8 @@ pub struct ReadPlanner {
     /// room (then `None`: a read that long loses more than filler, so its head goes first).
     all: Option<Vec<(Line, bool)>>,
     all_chars: u64,
+    /// Says which of `all`'s lines are filler, docstrings and block comments included.
+    all_filler: code::FillerReader,
     /// The line before, when it was an annotation alone: a definition after it takes it along.
     annotation: Option<Line>,
     /// The last lines read, at most `LEAD_CHARS` of them, while definitions are looked for.
@@ -118,7 +120,7 @@ impl ReadPlanner {
             self.all = None;
             return;
         }
-        all.push((kept, code::is_filler(line.text)));
+        all.push((kept, self.all_filler.is_filler(line.text)));
     }
 
     fn keep_definition(&mut self, line: &crate::lines::Line<'_>) {
@@ -386,6 +388,7 @@ impl Planner for ReadPlanner {
             read: 0,
             all: Some(Vec::new()),
             all_chars: 0,
+            all_filler: code::FillerReader::default(),
             annotation: None,
             recent: std::collections::VecDeque::new(),
             recent_chars: 0,

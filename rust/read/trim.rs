@@ -1,5 +1,6 @@
 //! A read only a little too long for the budget: it loses its longest runs of filler (blank
-//! and comment-only lines) until it fits, and keeps every other line where it was.
+//! and comment-only lines, docstrings and block comments) until it fits, and keeps every
+//! other line where it was.
 //!
 //! A read just over the budget would otherwise lose its end, which is as likely as any part
 //! to hold the line the agent acts on, to keep a licence header or a block of doc comments
