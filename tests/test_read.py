@@ -24,15 +24,18 @@ def code_line(draw: st.DrawFn) -> str:
     indent = " " * draw(st.sampled_from([0, 4, 8]))
     kind = draw(st.sampled_from(["def", "code", "code", "code", "comment", "blank", "doc"]))
     name = draw(WORDS)
-    if kind == "def":
-        return f"{indent}def {name}(argument):"
+    if kind in ("def", "doc"):
+        line = f"{indent}def {name}(argument):"
+        if kind == "def":
+            return line
+        # A docstring is the first statement of a definition, where Python puts one.
+        inner = indent + "    "
+        body = "\n".join(f"{inner}{draw(WORDS)} {draw(WORDS)} {draw(WORDS)}" for _ in range(draw(st.integers(0, 6))))
+        return f'{line}\n{inner}"""{draw(WORDS)}\n{body}\n{inner}"""'
     if kind == "code":
         return f"{indent}{name} = compute({draw(WORDS)}, {draw(st.integers(0, 999))})"
     if kind == "comment":
         return f"{indent}# {' '.join(draw(st.lists(WORDS, min_size=1, max_size=8)))}"
-    if kind == "doc":
-        body = "\n".join(f"{indent}{draw(WORDS)} {draw(WORDS)} {draw(WORDS)}" for _ in range(draw(st.integers(0, 6))))
-        return f'{indent}"""{draw(WORDS)}\n{body}\n{indent}"""'
     return ""
 
 
@@ -52,13 +55,19 @@ def documented(draw: st.DrawFn) -> str:
 
 
 def filler(lines: list[str]) -> list[bool]:
-    """Whether each line is blank, a comment, or in a docstring (which here opens a line)."""
-    out, inside = [], False
+    """Whether each line is blank, a comment, or in a docstring (the first statement of a
+    definition here, opening its line)."""
+    out, inside, after_def = [], False, False
     for line in lines:
         stripped = line.strip()
-        opens = stripped.startswith('"""') and stripped.count('"""') % 2 == 1
-        out.append(inside or not stripped or stripped.startswith(("#", '"""')))
-        inside = inside != (opens or (inside and '"""' in stripped))
+        doc = after_def and stripped.startswith('"""')
+        out.append(inside or doc or not stripped or stripped.startswith("#"))
+        if inside:
+            inside = '"""' not in stripped
+        elif doc:
+            inside = stripped.count('"""') % 2 == 1
+        if stripped and not stripped.startswith("#"):
+            after_def = stripped.endswith(":")
     return out
 
 
@@ -83,7 +92,7 @@ def test_no_gap_marker_stands_for_lines_shorter_than_itself(text: str, budget: i
     "# ______ ________ ________ __________\n        # _\n# ____________ ____________ ____________ ____________\n"
     "# ____________ ____________ _____ _\ndef ___________(argument):\n_ = compute(_____, 0)\n"
     "________ = compute(__________, 66)\n        _ = compute(_, 93)\n    _ = compute(_____, 6)\n"
-    '        _ = compute(_, 44)\n"""rsdysiqlfwjn\n___ ___ ____\n____ ____ _____\n_____ _____ _______\n'
+    '        _ = compute(_, 44)\ndef _____(argument):\n"""rsdysiqlfwjn\n___ ___ ____\n____ ____ _____\n_____ _____ _______\n'
     '_______ ________ _________\n_________ __________ ____________\n"""\ndef ___________(argument):\n'
     "_ = compute(______, 55)\n        ____________ = compute(____________, 146)\n        def _(argument):\n",
     share=0.71875,

@@ -143,9 +143,20 @@ struct Open {
 /// [`is_filler`] says, and every line of a docstring or block comment, which an agent reads
 /// far less often than the code between them. A triple-quoted string that a line of code
 /// opens (`sql = """`) is data, and its lines are not filler.
+///
+/// A read often starts inside a file (`sed -n`, a viewer's window), perhaps inside a
+/// docstring, whose closing quotes would then look like an opening: everything after would
+/// pass for documentation. So only where Python puts one does a docstring open (the first
+/// statement after a header ending in `:`, or before any code), and only after `=`, `(`, `,`
+/// and the like does a string of data: any other lone triple quote closes a string that
+/// opened before the read began.
 #[derive(Debug, Default)]
 pub struct FillerReader {
     open: Option<Open>,
+    /// Some line of code was read.
+    code_seen: bool,
+    /// The last line of code ended a header (`def f(x):`, `class A:`, `) -> int:`).
+    after_header: bool,
 }
 
 impl FillerReader {
@@ -171,21 +182,55 @@ impl FillerReader {
         if is_filler(line) {
             return true;
         }
+        let docstring_may_open = self.after_header || !self.code_seen;
+        self.code_seen = true;
+        self.after_header = code.trim_ascii_end().ends_with(b":");
         let Some((at, quote)) = first_triple_quote(code) else {
             return false;
         };
         // A docstring opens its line (after a string prefix such as `r`); any other triple
         // quote is a string in code.
-        let doc = code[..at].iter().all(|b| b"rRuUbBfF".contains(b)) && at <= 2;
-        let count = memchr::memmem::find_iter(code, quote).count();
-        if count % 2 == 1 {
+        let starts_line = code[..at].iter().all(|b| b"rRuUbBfF".contains(b)) && at <= 2;
+        if memchr::memmem::find_iter(code, quote).count() % 2 == 0 {
+            return starts_line;
+        }
+        let opens = if starts_line {
+            docstring_may_open
+        } else {
+            opens_data(&code[..at])
+        };
+        if opens {
             self.open = Some(Open {
                 close: quote,
-                filler: doc,
+                filler: starts_line,
             });
         }
-        doc
+        opens && starts_line
     }
+}
+
+/// Whether a triple quote after `before` (the code before it on its line) opens a string:
+/// one follows an operator, a bracket or a keyword (`x = """`, `f("""`, `return """`), while
+/// one after a word or a full stop closes a string.
+fn opens_data(before: &[u8]) -> bool {
+    let mut before = before.trim_ascii_end();
+    // A string prefix (`r`, `rb`, `f`) is part of the quote, not a word before it.
+    let letters = before
+        .iter()
+        .rev()
+        .take_while(|b| b"rRuUbBfF".contains(b))
+        .count();
+    if letters <= 2
+        && !before[..before.len() - letters]
+            .last()
+            .is_some_and(u8::is_ascii_alphanumeric)
+    {
+        before = before[..before.len() - letters].trim_ascii_end();
+    }
+    before.is_empty()
+        || before.ends_with(b"return")
+        || before.ends_with(b"yield")
+        || before.last().is_some_and(|b| b"=(,[{:+%".contains(b))
 }
 
 /// The first triple quote of `code`, by offset, and which one it is.

@@ -152,32 +152,55 @@ fn a_cut_read_folds_its_licence_header_and_docstrings_to_show_more_code() {
     }
 }
 
+/// Reads `lines` in order and checks each verdict of the filler reader.
+fn assert_filler(lines: &[(&str, bool)]) {
+    let mut reader = code::FillerReader::default();
+    for (no, &(line, filler)) in lines.iter().enumerate() {
+        assert_eq!(reader.is_filler(line), filler, "line {no}: {line:?}");
+    }
+}
+
 #[test]
 fn strings_in_code_are_not_docstrings() {
-    let mut reader = code::FillerReader::default();
-    let filler: Vec<bool> = [
-        "query = \"\"\"",
-        "SELECT name FROM users",
-        "\"\"\"",
-        "def f():",
-        "    '''One line.'''",
-        "    r\"\"\"Raw docstring",
-        "    on two lines.\"\"\"",
-        "/*",
-        " licence text",
-        " */",
-        "# \"\"\" in a comment opens nothing",
-        "return 1",
-    ]
-    .iter()
-    .map(|line| reader.is_filler(line))
-    .collect();
-    assert_eq!(
-        filler,
-        [
-            false, false, false, false, true, true, true, true, true, true, true, false
-        ]
-    );
+    assert_filler(&[
+        ("query = \"\"\"", false),
+        ("SELECT name FROM users", false),
+        ("\"\"\"", false),
+        ("def f():", false),
+        ("    '''One line.'''", true),
+        ("def g(", false),
+        ("    x,", false),
+        (") -> int:", false),
+        ("    r\"\"\"Raw docstring", true),
+        ("    on two lines.\"\"\"", true),
+        ("/*", true),
+        (" licence text", true),
+        (" */", true),
+        ("# \"\"\" in a comment opens nothing", true),
+        ("return 1", false),
+    ]);
+}
+
+#[test]
+fn a_read_that_starts_inside_a_docstring_is_not_read_inside_out() {
+    // `sed -n 70,84p` of a file: its first lines close a docstring opened above them.
+    assert_filler(&[
+        ("    >>> m.shape", false),
+        ("    (5, 5)", false),
+        ("    \"\"\"", false),
+        ("    is_Matrix = True", false),
+        ("", true),
+        ("    def shape(self):", false),
+        ("        \"\"\"The number of rows and columns.\"\"\"", true),
+        ("        return self._shape", false),
+        ("    def blocks(self):", false),
+        ("        \"\"\"The blocks,", true),
+        ("        in order.\"\"\"", true),
+        ("        return self.args", false),
+        ("        text = \"\"\"", false),
+        ("        data, not prose", false),
+        ("        \"\"\" + suffix", false),
+    ]);
 }
 
 /// A windowed viewer's view of lines `first..first + 100` of a 2,000-line file.
