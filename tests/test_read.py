@@ -92,7 +92,8 @@ def test_no_gap_marker_stands_for_lines_shorter_than_itself(text: str, budget: i
     "# ______ ________ ________ __________\n        # _\n# ____________ ____________ ____________ ____________\n"
     "# ____________ ____________ _____ _\ndef ___________(argument):\n_ = compute(_____, 0)\n"
     "________ = compute(__________, 66)\n        _ = compute(_, 93)\n    _ = compute(_____, 6)\n"
-    '        _ = compute(_, 44)\ndef _____(argument):\n"""rsdysiqlfwjn\n___ ___ ____\n____ ____ _____\n_____ _____ _______\n'
+    '        _ = compute(_, 44)\ndef _____(argument):\n"""rsdysiqlfwjn\n___ ___ ____\n____ ____ _____\n'
+    "_____ _____ _______\n"
     '_______ ________ _________\n_________ __________ ____________\n"""\ndef ___________(argument):\n'
     "_ = compute(______, 55)\n        ____________ = compute(____________, 146)\n        def _(argument):\n",
     share=0.71875,
