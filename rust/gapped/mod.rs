@@ -98,7 +98,24 @@ impl<'c> Frame<'c> {
     /// Each segment is whole lines with their `'\n'`; where the input's last line has none,
     /// the last segment's is dropped here, for every planner alike.
     #[must_use]
-    pub fn plan(&self, omitted: Vec<LineRange>, mut segments: Vec<String>) -> Option<Plan> {
+    pub fn plan(&self, omitted: Vec<LineRange>, segments: Vec<String>) -> Option<Plan> {
+        let plan = self.build(omitted, segments)?;
+        debug_assert!(
+            char_count(&plan.render()) <= self.budget,
+            "planned within the budget"
+        );
+        Some(plan)
+    }
+
+    /// The plan [`Frame::plan`] makes, where it fits the budget: for a planner that adds lines
+    /// to a plan that fits, and keeps the one before when their markers grew too.
+    #[must_use]
+    pub fn plan_if_fits(&self, omitted: Vec<LineRange>, segments: Vec<String>) -> Option<Plan> {
+        self.build(omitted, segments)
+            .filter(|plan| char_count(&plan.render()) <= self.budget)
+    }
+
+    fn build(&self, omitted: Vec<LineRange>, mut segments: Vec<String>) -> Option<Plan> {
         debug_assert_eq!(segments.len(), omitted.len() + 1);
         if !self.context.window.last_chars().ends_with('\n') {
             if let Some(last) = segments.last_mut().filter(|s| s.ends_with('\n')) {
@@ -132,16 +149,11 @@ impl<'c> Frame<'c> {
             text.push('\n');
             pieces.push(Piece::Marker(text));
         }
-        let plan = Plan {
+        Some(Plan {
             shape: self.shape,
             pieces,
             omitted,
             omitted_chars: facts.chars,
-        };
-        debug_assert!(
-            char_count(&plan.render()) <= self.budget,
-            "planned within the budget"
-        );
-        Some(plan)
+        })
     }
 }

@@ -122,6 +122,15 @@ pub fn is_definition(line: &str) -> bool {
 /// How a comment-only line starts, after the indentation.
 const COMMENTS: &[&[u8]] = &[b"//", b"/*", b"*", b"# ", b"#\t", b"--"];
 
+/// Whether `line` holds a word or a number after the line number a viewer may print: not a
+/// blank line, nor a comment's opening or closing (`/**`, `*/`, `"""`) alone.
+#[must_use]
+pub fn has_words(line: &str) -> bool {
+    past_number(line.as_bytes())
+        .iter()
+        .any(u8::is_ascii_alphanumeric)
+}
+
 /// Whether `line` is blank or a comment alone (`#`, `//`, `/* */`, a doc comment's `*`), after
 /// the line number a viewer may print.
 #[must_use]

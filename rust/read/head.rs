@@ -14,6 +14,10 @@ use super::code::FillerReader;
 /// whether folding it saves more than twice its marker.
 const RUN_KEPT_CHARS: u64 = 128;
 
+/// The first lines of a folded run, this many characters of them, are kept: a plan with room
+/// to spare shows them (a doc comment's first sentence says what the code below it does).
+const RUN_FIRST_CHARS: u64 = 320;
+
 /// The least a folded run costs shown: the narrowest gap marker, `[line 1 omitted]` and its
 /// newline. It bounds how many runs the head holds.
 const LEAST_MARKER: u64 = 18;
@@ -22,8 +26,16 @@ const LEAST_MARKER: u64 = 18;
 struct Run {
     last: u64,
     chars: u64,
-    /// Its lines while the run holds at most `RUN_KEPT_CHARS`, else empty.
+    /// Its first lines, at most `RUN_FIRST_CHARS` of them.
     lines: Vec<Line>,
+    lines_chars: u64,
+}
+
+impl Run {
+    /// Whether `lines` holds the whole run and it is short enough to show.
+    fn whole(&self) -> bool {
+        self.chars <= RUN_KEPT_CHARS
+    }
 }
 
 #[derive(Debug)]
@@ -64,6 +76,8 @@ pub(super) struct Head {
 pub(super) struct Shown<'h> {
     pub lines: Vec<&'h Line>,
     pub last: u64,
+    /// The first lines of each run it folded, in order, and the characters of the run.
+    pub folded: Vec<(&'h [Line], u64)>,
 }
 
 impl Head {
@@ -95,13 +109,13 @@ impl Head {
                 last: line.no,
                 chars: 0,
                 lines: Vec::new(),
+                lines_chars: 0,
             });
             run.last = line.no;
             run.chars += kept.chars + 1;
-            if run.chars <= RUN_KEPT_CHARS {
+            if run.lines_chars + kept.chars < RUN_FIRST_CHARS {
+                run.lines_chars += kept.chars + 1;
                 run.lines.push(kept);
-            } else {
-                run.lines.clear();
             }
             return;
         }
@@ -129,6 +143,7 @@ impl Head {
         let mut shown = Shown {
             lines: Vec::new(),
             last: 0,
+            folded: Vec::new(),
         };
         let mut spent = 0;
         // A read that ends in filler (or was cut there) ends with a run still open.
@@ -143,12 +158,13 @@ impl Head {
                     shown.lines.push(line);
                     shown.last = line.no;
                 }
-                ItemRef::Run(run) if run.lines.is_empty() || run.chars > 2 * gap_len => {
+                ItemRef::Run(run) if !run.whole() || run.chars > 2 * gap_len => {
                     spent += gap_len;
                     if spent > room {
                         break;
                     }
                     shown.last = run.last;
+                    shown.folded.push((&run.lines, run.chars));
                 }
                 ItemRef::Run(run) => {
                     spent += run.chars;

@@ -358,22 +358,130 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
         ));
     }
     fill_small_gaps(frame, planner, tail, first_tail, &mut pieces);
-    let omitted = gaps(pieces.iter().flat_map(|&(a, b, _)| a..=b), totals.lines);
+    let folded: Vec<Folded> = shown
+        .folded
+        .iter()
+        .map(|&(lines, chars)| Folded {
+            lines: lines.iter().collect(),
+            chars,
+        })
+        .collect();
+    plan_revealing(frame, pieces, &folded)
+}
+
+/// The plan that shows `pieces` (line ranges with their text, in order) and, where it leaves
+/// room, the first lines of the `folded` runs of filler that it omits.
+fn plan_revealing<'p>(
+    frame: &Frame<'_>,
+    mut pieces: Vec<(u64, u64, &'p str)>,
+    folded: &[Folded<'p>],
+) -> Option<Plan> {
+    let total_lines = frame.context.totals.lines;
+    let plan = frame.plan(
+        gaps_of(&pieces, total_lines),
+        segments_of(&pieces, total_lines),
+    )?;
+    let spare = frame.budget.saturating_sub(char_count(&plan.render()));
+    if !reveal(folded, spare, frame.gap_len, &mut pieces) {
+        return Some(plan);
+    }
+    frame
+        .plan_if_fits(
+            gaps_of(&pieces, total_lines),
+            segments_of(&pieces, total_lines),
+        )
+        .or(Some(plan))
+}
+
+/// A run of filler a plan omits: its first lines (all of them, or as many as were kept) and
+/// the characters of the whole run.
+struct Folded<'p> {
+    lines: Vec<&'p Line>,
+    chars: u64,
+}
+
+/// Adds to `pieces` the first lines of `folded` runs that no piece shows, within `spare`
+/// characters: a line with words of each run in turn (a doc comment's `/**` comes with the
+/// sentence after it), then the next of each, so every run says what it is about before any
+/// says more. What a run keeps folded is never shorter than its marker (`gap_len`). Whether
+/// any line was added.
+fn reveal<'p>(
+    folded: &[Folded<'p>],
+    spare: u64,
+    gap_len: u64,
+    pieces: &mut Vec<(u64, u64, &'p str)>,
+) -> bool {
+    let shown =
+        |no: u64, pieces: &[(u64, u64, &str)]| pieces.iter().any(|&(a, b, _)| a <= no && no <= b);
+    // Per run: how many of its lines are shown, and their characters; `None` once done.
+    let mut next: Vec<Option<(usize, u64)>> = vec![Some((0, 0)); folded.len()];
+    let mut left = spare;
+    let mut added = false;
+    loop {
+        let mut progressed = false;
+        for (run, state) in folded.iter().zip(&mut next) {
+            let Some((at, revealed)) = *state else {
+                continue;
+            };
+            let rest = &run.lines[at..];
+            let mut portion = rest
+                .iter()
+                .position(|line| code::has_words(&line.text))
+                .map_or(rest.len(), |i| i + 1);
+            let chars = |lines: &[&Line]| -> u64 { lines.iter().map(|l| l.chars + 1).sum() };
+            let mut cost = chars(&rest[..portion]);
+            let folded_after = run.chars - revealed - cost;
+            if folded_after > 0 && folded_after <= gap_len && chars(rest) == run.chars - revealed {
+                portion = rest.len();
+                cost = chars(rest);
+            }
+            let lines = &rest[..portion];
+            let folded_after = run.chars - revealed - cost;
+            if portion == 0
+                || cost > left
+                || (folded_after > 0 && folded_after <= gap_len)
+                || lines.iter().any(|l| shown(l.no, pieces))
+            {
+                *state = None;
+                continue;
+            }
+            left -= cost;
+            *state = Some((at + portion, revealed + cost));
+            pieces.extend(lines.iter().map(|l| (l.no, l.end(), l.text.as_str())));
+            progressed = true;
+        }
+        if !progressed {
+            break;
+        }
+        added = true;
+    }
+    pieces.sort_by_key(|p| p.0);
+    added
+}
+
+/// The omitted line ranges around `pieces` (line ranges with their text, in order).
+fn gaps_of(pieces: &[(u64, u64, &str)], total_lines: u64) -> Vec<crate::plan::LineRange> {
+    gaps(pieces.iter().flat_map(|&(a, b, _)| a..=b), total_lines)
+}
+
+/// The text of `pieces` as segments between their gaps, for [`Frame::plan`].
+fn segments_of(pieces: &[(u64, u64, &str)], total_lines: u64) -> Vec<String> {
     let mut segments = vec![String::new()];
     let mut next = 1;
-    for (first, last, text) in pieces {
+    for &(first, last, text) in pieces {
         if first > next {
             segments.push(String::new());
         }
-        let segment = segments.last_mut()?;
-        segment.push_str(text);
-        segment.push('\n');
+        if let Some(segment) = segments.last_mut() {
+            segment.push_str(text);
+            segment.push('\n');
+        }
         next = last + 1;
     }
-    if next <= totals.lines {
+    if next <= total_lines {
         segments.push(String::new());
     }
-    frame.plan(omitted, segments)
+    segments
 }
 
 impl Planner for ReadPlanner {

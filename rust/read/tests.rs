@@ -262,3 +262,55 @@ fn no_gap_marker_stands_for_fewer_characters_than_it_takes() {
         }
     }
 }
+
+/// A Java file whose methods each follow a long doc comment.
+fn documented_java(methods: usize) -> String {
+    let mut text = String::from("package demo;\n\npublic abstract class Generator\n{\n");
+    for i in 0..methods {
+        text.push_str("    /**\n");
+        writeln!(text, "     * Method {i} writes one value of the stream.").unwrap();
+        for j in 0..8 {
+            writeln!(text, "     * More about method {i}, paragraph {j} of its contract.").unwrap();
+        }
+        text.push_str("     */\n");
+        writeln!(text, "    public abstract void write{i}(Object value);").unwrap();
+    }
+    text.push_str("}\n");
+    text
+}
+
+#[test]
+fn room_left_by_folded_doc_comments_shows_their_first_sentences() {
+    let text = documented_java(12);
+    let (out, shape) = read(&text, 2000);
+    assert_eq!(shape, Shape::Read);
+    assert!(char_count(&out) <= 2000, "{out}");
+    // The code alone takes far less than the budget: what is left says what each method does.
+    assert!(char_count(&out) > 1800, "{out}");
+    for i in 0..4 {
+        assert!(out.contains(&format!("     * Method {i} writes one value")), "{out}");
+    }
+    // A doc comment's opening comes with its first sentence, never alone before a marker.
+    assert!(!out.contains("    /**\n["), "{out}");
+}
+
+#[test]
+fn a_trimmed_read_keeps_the_first_lines_of_the_run_it_drops() {
+    let mut text = String::from("import os\n");
+    for i in 0..40 {
+        writeln!(text, "# licence line {i:02} of the header that nobody reads").unwrap();
+    }
+    for i in 0..20 {
+        writeln!(text, "value_{i} = compute(argument, {i})").unwrap();
+    }
+    // Over the budget by a tenth of the header: dropping it whole would waste the rest.
+    let budget = char_count(&text) - 200;
+    let (out, shape) = read(&text, budget);
+    assert_eq!(shape, Shape::Read);
+    assert!(char_count(&out) <= budget, "{out}");
+    assert!(char_count(&out) + 100 > budget, "{out}");
+    assert!(out.contains("# licence line 00 of the header"), "{out}");
+    for i in 0..20 {
+        assert!(out.contains(&format!("value_{i} = compute(argument, {i})\n")), "{out}");
+    }
+}

@@ -9,7 +9,7 @@
 
 use super::Line;
 use crate::gapped::Frame;
-use crate::plan::{LineRange, Plan};
+use crate::plan::Plan;
 
 /// The plan that drops runs of filler from `all` (every line of the input, with whether it is
 /// filler), or `None` when dropping every worthwhile run still leaves it too long.
@@ -51,26 +51,29 @@ pub(super) fn plan(frame: &Frame<'_>, all: &[(Line, bool)]) -> Option<Plan> {
     }
     let mut runs = runs[..chosen].to_vec();
     runs.sort_by_key(|r| r.0);
-    let mut omitted = Vec::with_capacity(runs.len());
-    let mut segments = vec![String::new()];
+    let mut pieces = Vec::with_capacity(all.len());
     let mut next = 0;
     for &(start, end, _) in &runs {
-        let segment = segments.last_mut()?;
-        for (line, _) in &all[next..start] {
-            segment.push_str(&line.text);
-            segment.push('\n');
-        }
-        omitted.push(LineRange {
-            first: all[start].0.no,
-            last: all[end - 1].0.no,
-        });
-        segments.push(String::new());
+        pieces.extend(
+            all[next..start]
+                .iter()
+                .map(|(l, _)| (l.no, l.no, l.text.as_str())),
+        );
         next = end;
     }
-    let last = segments.last_mut()?;
-    for (line, _) in &all[next..] {
-        last.push_str(&line.text);
-        last.push('\n');
-    }
-    frame.plan(omitted, segments)
+    pieces.extend(
+        all[next..]
+            .iter()
+            .map(|(l, _)| (l.no, l.no, l.text.as_str())),
+    );
+    // Dropping whole runs may free more than the read was over by: the first lines of the
+    // runs dropped take that back.
+    let folded: Vec<super::Folded> = runs
+        .iter()
+        .map(|&(start, end, chars)| super::Folded {
+            lines: all[start..end].iter().map(|(l, _)| l).collect(),
+            chars,
+        })
+        .collect();
+    super::plan_revealing(frame, pieces, &folded)
 }
