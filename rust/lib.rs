@@ -37,7 +37,7 @@
 //! use _core::{Budget, Engine, Profile, Shape};
 //!
 //! let profile = Profile::new("shell", Some("bash"), 3000, 6000)?;
-//! let mut engine = Engine::with_budget(Budget::new(1000, 0)?, profile);
+//! let mut engine = Engine::new(Budget::new(1000, 0)?, profile);
 //! for i in 0..2000 {
 //!     if i == 1200 {
 //!         engine.feed_str("error[E0308]: mismatched types\n");
@@ -195,7 +195,7 @@ impl Compressor {
         let profile =
             Profile::new(kind, tool, head_weight, tail_weight).map_err(|e| to_py_err(&e))?;
         let budget = Budget::new(budget, digest_room).map_err(|e| to_py_err(&e))?;
-        let engine = Engine::with_budget(budget, profile);
+        let engine = Engine::new(budget, profile);
         Ok(Compressor {
             engine: Some(engine),
         })
