@@ -5,6 +5,7 @@
 //! accounted the same way: a plan's rendered length is at most the budget it was made for.
 
 use crate::lookalike::disarm;
+use crate::text::char_count;
 
 /// Which planner produced the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +115,14 @@ impl Plan {
     #[must_use]
     pub fn omitted_lines(&self) -> u64 {
         self.omitted.iter().map(|r| r.len()).sum()
+    }
+
+    /// Whether the plan renders to at most `room` characters: the one test of an output
+    /// against a budget, by which the engine keeps a planner's plan or drops it, and a planner
+    /// chooses among the forms it could give.
+    #[must_use]
+    pub fn fits(&self, room: u64) -> bool {
+        char_count(&self.render()) <= room
     }
 
     /// The output text: the pieces, concatenated, with the input's look-alike markers

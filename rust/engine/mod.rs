@@ -260,8 +260,9 @@ fn plan_over(
         guarded(|| {
             planner
                 .plan(&context)
-                // A planner's bound is by construction; this keeps it even if that has a bug.
-                .filter(|plan| char_count(&plan.render()) <= budget.chars)
+                // A planner's bound is by construction; this keeps it even if that has a bug,
+                // and lets the next planner, or the clip, plan instead.
+                .filter(|plan| plan.fits(budget.chars))
         })
         .flatten()
         .map(|plan| (plan, digest))

@@ -138,10 +138,7 @@ impl<'c> Frame<'c> {
             omitted,
             omitted_chars: facts.chars,
         };
-        debug_assert!(
-            char_count(&plan.render()) <= self.budget,
-            "planned within the budget"
-        );
+        debug_assert!(plan.fits(self.budget), "planned within the budget");
         Some(plan)
     }
 }
