@@ -99,7 +99,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyString, PyTuple};
 
 pub use engine::{DigestSlot, Engine, Outcome};
 pub use error::Error;
@@ -249,6 +249,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.py().get_type::<pyo3::panic::PanicException>(),
     )?;
     m.add("DEBUG_BUILD", DEBUG_BUILD)?;
+    // The names `Compressed.shape` may take from the core, so that Python lists them nowhere.
+    m.add("SHAPES", PyTuple::new(m.py(), Shape::ALL.map(Shape::name))?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

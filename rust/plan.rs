@@ -31,6 +31,30 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// Every shape: Python reads their names from here (`shapeclip._core.SHAPES`).
+    pub const ALL: [Shape; 9] = [
+        Shape::Passthrough,
+        Shape::Clip,
+        Shape::Search,
+        Shape::Log,
+        Shape::Read,
+        Shape::Listing,
+        Shape::Diff,
+        Shape::Table,
+        Shape::Json,
+    ];
+
+    /// Whether this shape's plans are made by `gapped::Frame`: whole lines of the input
+    /// around gaps, each named by a marker. The fuzz checks hold every such plan to that
+    /// (`fuzzing::gapped_check`), so a gapped shape needs no check of its own.
+    #[must_use]
+    pub fn gapped(self) -> bool {
+        matches!(
+            self,
+            Shape::Read | Shape::Listing | Shape::Diff | Shape::Table
+        )
+    }
+
     /// The name Python sees as `result.shape`.
     #[must_use]
     pub fn name(self) -> &'static str {

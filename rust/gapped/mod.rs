@@ -76,6 +76,7 @@ impl<'c> Frame<'c> {
     /// The frame of a plan of `shape` within `budget` characters.
     #[must_use]
     pub fn new(context: &'c Context<'c>, budget: u64, shape: Shape) -> Self {
+        debug_assert!(shape.gapped(), "Shape::gapped must say {} is", shape.name());
         let totals = context.totals;
         let widest = Facts::widest(totals.lines, totals.chars);
         let closing_len = |tier| widest.closing_len(tier, context.profile) + 1;
