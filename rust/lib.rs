@@ -37,7 +37,7 @@
 //! use _core::{Budget, Engine, Profile, Shape};
 //!
 //! let profile = Profile::new("shell", Some("bash"), 3000, 6000)?;
-//! let mut engine = Engine::with_budget(Budget::new(1000, 0)?, profile);
+//! let mut engine = Engine::new(Budget::new(1000, 0)?, profile);
 //! for i in 0..2000 {
 //!     if i == 1200 {
 //!         engine.feed_str("error[E0308]: mismatched types\n");
@@ -99,7 +99,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyString, PyTuple};
 
 pub use engine::{DigestSlot, Engine, Outcome};
 pub use error::Error;
@@ -195,7 +195,7 @@ impl Compressor {
         let profile =
             Profile::new(kind, tool, head_weight, tail_weight).map_err(|e| to_py_err(&e))?;
         let budget = Budget::new(budget, digest_room).map_err(|e| to_py_err(&e))?;
-        let engine = Engine::with_budget(budget, profile);
+        let engine = Engine::new(budget, profile);
         Ok(Compressor {
             engine: Some(engine),
         })
@@ -249,6 +249,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.py().get_type::<pyo3::panic::PanicException>(),
     )?;
     m.add("DEBUG_BUILD", DEBUG_BUILD)?;
+    // The names `Compressed.shape` may take from the core, so that Python lists them nowhere.
+    m.add("SHAPES", PyTuple::new(m.py(), Shape::ALL.map(Shape::name))?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

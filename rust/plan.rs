@@ -5,6 +5,7 @@
 //! accounted the same way: a plan's rendered length is at most the budget it was made for.
 
 use crate::lookalike::disarm;
+use crate::text::char_count;
 
 /// Which planner produced the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +31,30 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// Every shape: Python reads their names from here (`shapeclip._core.SHAPES`).
+    pub const ALL: [Shape; 9] = [
+        Shape::Passthrough,
+        Shape::Clip,
+        Shape::Search,
+        Shape::Log,
+        Shape::Read,
+        Shape::Listing,
+        Shape::Diff,
+        Shape::Table,
+        Shape::Json,
+    ];
+
+    /// Whether this shape's plans are made by `gapped::Frame`: whole lines of the input
+    /// around gaps, each named by a marker. The fuzz checks hold every such plan to that
+    /// (`fuzzing::gapped_check`), so a gapped shape needs no check of its own.
+    #[must_use]
+    pub fn gapped(self) -> bool {
+        matches!(
+            self,
+            Shape::Read | Shape::Listing | Shape::Diff | Shape::Table
+        )
+    }
+
     /// The name Python sees as `result.shape`.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -114,6 +139,14 @@ impl Plan {
     #[must_use]
     pub fn omitted_lines(&self) -> u64 {
         self.omitted.iter().map(|r| r.len()).sum()
+    }
+
+    /// Whether the plan renders to at most `room` characters: the one test of an output
+    /// against a budget, by which the engine keeps a planner's plan or drops it, and a planner
+    /// chooses among the forms it could give.
+    #[must_use]
+    pub fn fits(&self, room: u64) -> bool {
+        char_count(&self.render()) <= room
     }
 
     /// The output text: the pieces, concatenated, with the input's look-alike markers

@@ -2,10 +2,12 @@
 
 from typing import Final, final
 
-__all__ = ["DEBUG_BUILD", "Compressor", "EngineError", "PanicException", "Report", "__version__"]
+__all__ = ["DEBUG_BUILD", "SHAPES", "Compressor", "EngineError", "PanicException", "Report", "__version__"]
 
 __version__: Final[str]
 DEBUG_BUILD: Final[bool]
+#: Every name `Report.shape` may take.
+SHAPES: Final[tuple[str, ...]]
 
 class EngineError(Exception): ...
 class PanicException(BaseException): ...

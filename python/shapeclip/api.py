@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .defaults import DEFAULT_BUDGET
+from .fit import fits
 from .profiles import Profile, profile_for
 from .result import Compressed, DigestRequest
 from .store.keep import Keeper, Kept
@@ -308,9 +309,11 @@ class _Compression:
     def _fits(self, result: Compressed) -> bool:
         """Whether `result` keeps the budget: the one check of an answer, whichever backend gave
         it. Breaking the bound is a bug: the core's answer is then replaced by the clip's, and
-        the clip's by an ellipsis, so the bound still holds for the caller."""
+        the clip's by an ellipsis, so the bound still holds for the caller. It stays beside the
+        core's own check (which drops a planner's plan that breaks it) because that one does
+        not see the core's clip, nor the pure-Python clip."""
         budget = self._options.budget
-        if len(result.text) <= budget:
+        if fits(len(result.text), budget):
             return True
         if result.backend == "native":
             self._lose_core("the native core exceeded the budget")
@@ -421,14 +424,14 @@ def _failed(options: _Options) -> Compressed:
         "[output omitted: shapeclip failed]",
         "\u2026",
     ):
-        if len(text) <= options.budget:
+        if fits(len(text), options.budget):
             break
     return Compressed(text, "failed", "python", 0, 0, 0, 0, ())
 
 
 def _plan_text(text: object, options: _Options) -> Compressed:
     checked = _check_chunk(text, "text")
-    if isinstance(checked, str) and len(checked) <= options.budget:
+    if isinstance(checked, str) and fits(len(checked), options.budget):
         # The caller's own object unless it held lone surrogates: a stream cannot keep those
         # (they may be split across chunks and cannot be encoded), so no path keeps them.
         checked = _valid_str(checked)

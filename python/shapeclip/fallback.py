@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from .cut import SGR_RESET, cut_after, cut_before, sgr_open
+from .fit import fits
 from .lookalike import disarm
 from .profiles import Profile
 
@@ -242,7 +243,7 @@ class Clipper:
         self._take(self._decoder.decode(b"", True))
         lines = self._newlines + (1 if self._ends_open else 0)
         head = "".join(self._head)
-        if self._chars <= self._budget:
+        if fits(self._chars, self._budget):
             return ClipResult(head, self._chars, lines, None)
         # The deque may hold more than the last `budget + 1` characters, depending on how the
         # input was fed; a cut looks at no more, so that a stream cuts where one call does.

@@ -51,10 +51,10 @@ class Compressed:
     """A compression's text and the facts about it."""
 
     text: str
-    #: "passthrough" (fitted, unchanged) or the planner used: "clip", "search", "log", "read",
-    #: "listing", "diff", "table" or "json"; or "failed" when the core failed on a stream that was not
-    #: stored, so that nothing of it could be kept or counted (the counts below are then 0, and
-    #: the text says so).
+    #: "passthrough" (fitted, unchanged) or the planner used: "clip", or another of the core's
+    #: shapes (`shapeclip._core.SHAPES` names them all); or "failed" when the core failed on a
+    #: stream that was not stored, so that nothing of it could be kept or counted (the counts
+    #: below are then 0, and the text says so).
     shape: str
     #: "native" or "python": which backend produced `text`.
     backend: str

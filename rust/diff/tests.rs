@@ -2,11 +2,12 @@ use std::fmt::Write;
 
 use super::*;
 use crate::engine::Engine;
+use crate::planner::Budget;
 use crate::profile::Profile;
 
 fn diff(text: &str, budget: u64) -> (String, Shape) {
     let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
-    let mut engine = Engine::new(budget, profile).unwrap();
+    let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
     engine.feed_str(text);
     let plan = engine.finish().plan;
     (plan.render(), plan.shape)

@@ -137,22 +137,12 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine for outputs of `budget` characters, with no room kept for a digest: the
-    /// short form the engine's and planners' tests build theirs with.
-    ///
-    /// # Errors
-    /// [`crate::error::Error::Argument`] when `budget` is 0.
-    #[cfg(test)]
-    pub fn new(budget: u64, profile: Profile) -> Result<Self, crate::error::Error> {
-        Ok(Self::with_budget(Budget::new(budget, 0)?, profile))
-    }
-
     /// An engine for `budget`: its characters, and the room its plans leave for a digest of
     /// the omitted part (planners that take one, see [`crate::planner::Planner::DIGEST`], plan
-    /// into less; the input is then sampled for the digest). The planners are built once, for
-    /// this budget.
+    /// into less; the input is then sampled for the digest), and for outputs of tools as
+    /// `profile` says. Both are given here, once: the planners are built for this budget.
     #[must_use]
-    pub fn with_budget(budget: Budget, profile: Profile) -> Self {
+    pub fn new(budget: Budget, profile: Profile) -> Self {
         Engine {
             budget,
             reader: LineReader::default(),
@@ -270,8 +260,9 @@ fn plan_over(
         guarded(|| {
             planner
                 .plan(&context)
-                // A planner's bound is by construction; this keeps it even if that has a bug.
-                .filter(|plan| char_count(&plan.render()) <= budget.chars)
+                // A planner's bound is by construction; this keeps it even if that has a bug,
+                // and lets the next planner, or the clip, plan instead.
+                .filter(|plan| plan.fits(budget.chars))
         })
         .flatten()
         .map(|plan| (plan, digest))

@@ -11,7 +11,7 @@ fn profile() -> Profile {
 }
 
 fn run(chunks: &[&[u8]], budget: u64) -> Outcome {
-    let mut engine = Engine::new(budget, profile()).unwrap();
+    let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile());
     for chunk in chunks {
         engine.feed_bytes(chunk);
     }
@@ -35,7 +35,7 @@ fn fits_is_passthrough() {
 
 #[test]
 fn rejects_zero_budget() {
-    assert!(Engine::new(0, profile()).is_err());
+    assert!(Budget::new(0, 0).is_err());
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn gathered_chunks_read_as_one_call_does() {
         [GATHER_BYTES, 7],
         [3, GATHER_BYTES + 1],
     ] {
-        let mut engine = Engine::new(2000, profile()).unwrap();
+        let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile());
         // `text` as `str` chunks of the first size, `bytes` as bytes of the second.
         for chunk in text.as_bytes().chunks(sizes[0]) {
             engine.feed_str(std::str::from_utf8(chunk).unwrap());
@@ -139,7 +139,7 @@ fn faulty_input(trigger: &str) -> Vec<u8> {
 }
 
 fn run_with_fault_planner(input: &[u8], budget: u64) -> Outcome {
-    let mut engine = Engine::new(budget, profile()).unwrap();
+    let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile());
     // First, so that its panic comes before every real planner's turn.
     let fault: Box<dyn Held> = Box::new(<crate::fault::Fault as crate::planner::Planner>::new(0));
     engine.intake.planners.insert(0, Some(fault));
@@ -201,7 +201,7 @@ fn a_panicking_window_or_clip_leaves_the_last_resort_with_exact_totals() {
 #[test]
 fn a_digest_slot_comes_with_the_room_the_budget_leaves_it() {
     let budget = Budget::new(2000, 250).unwrap();
-    let mut engine = Engine::with_budget(budget, profile());
+    let mut engine = Engine::new(budget, profile());
     engine.feed_str(&numbered_lines(5000));
     let outcome = engine.finish();
     let slot = outcome

@@ -113,6 +113,11 @@ fn outcome(settings: &Settings, text: &str, out: &Outcome) {
             "ranges out of order: {pair:?}"
         );
     }
+    assert!(
+        Shape::ALL.contains(&plan.shape),
+        "Shape::ALL lacks {:?}",
+        plan.shape
+    );
     let fits = out.totals.chars <= settings.budget;
     assert_eq!(
         plan.shape == Shape::Passthrough,
@@ -126,11 +131,15 @@ fn outcome(settings: &Settings, text: &str, out: &Outcome) {
         }
         Shape::Clip => clip_check::check(settings, text, out),
         Shape::Log => log_check::check(settings, text, out),
-        Shape::Read | Shape::Listing | Shape::Diff => gapped_check::check(settings, text, out),
         Shape::Table => table_check::check(settings, text, out),
         Shape::Json => json_check::check(settings, text, out),
         // Only a generated flood has a truth to check a search plan against.
         Shape::Search => {}
+        // A shape whose plans are gapped needs no arm of its own; any other needs one here.
+        shape => {
+            assert!(shape.gapped(), "no check for {} plans", shape.name());
+            gapped_check::check(settings, text, out);
+        }
     }
     digest_slot(settings, &rendered, out);
 }

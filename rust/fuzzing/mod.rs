@@ -244,7 +244,7 @@ impl Settings {
             .expect("the settings pick valid profiles");
         let budget = crate::planner::Budget::new(self.budget, self.digest_room)
             .expect("the settings pick valid budgets");
-        Engine::with_budget(budget, profile)
+        Engine::new(budget, profile)
     }
 }
 

@@ -76,6 +76,7 @@ impl<'c> Frame<'c> {
     /// The frame of a plan of `shape` within `budget` characters.
     #[must_use]
     pub fn new(context: &'c Context<'c>, budget: u64, shape: Shape) -> Self {
+        debug_assert!(shape.gapped(), "Shape::gapped must say {} is", shape.name());
         let totals = context.totals;
         let widest = Facts::widest(totals.lines, totals.chars);
         let closing_len = |tier| widest.closing_len(tier, context.profile) + 1;
@@ -100,10 +101,7 @@ impl<'c> Frame<'c> {
     #[must_use]
     pub fn plan(&self, omitted: Vec<LineRange>, segments: Vec<String>) -> Option<Plan> {
         let plan = self.build(omitted, segments)?;
-        debug_assert!(
-            char_count(&plan.render()) <= self.budget,
-            "planned within the budget"
-        );
+        debug_assert!(plan.fits(self.budget), "planned within the budget");
         Some(plan)
     }
 
@@ -112,7 +110,7 @@ impl<'c> Frame<'c> {
     #[must_use]
     pub fn plan_if_fits(&self, omitted: Vec<LineRange>, segments: Vec<String>) -> Option<Plan> {
         self.build(omitted, segments)
-            .filter(|plan| char_count(&plan.render()) <= self.budget)
+            .filter(|plan| plan.fits(self.budget))
     }
 
     fn build(&self, omitted: Vec<LineRange>, mut segments: Vec<String>) -> Option<Plan> {

@@ -170,7 +170,7 @@ fn table(builder: &Builder, context: &Context<'_>, budget: u64) -> Option<Plan> 
 
 /// `plan` if it renders within `budget` characters.
 fn fits(plan: Plan, budget: u64) -> Option<Plan> {
-    (char_count(&plan.render()) <= budget).then_some(plan)
+    plan.fits(budget).then_some(plan)
 }
 
 #[cfg(test)]

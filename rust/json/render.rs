@@ -544,10 +544,7 @@ impl Summary<'_> {
             }],
             omitted_chars: totals.chars.saturating_sub(kept),
         };
-        debug_assert!(
-            char_count(&plan.render()) <= budget,
-            "planned within the budget"
-        );
+        debug_assert!(plan.fits(budget), "planned within the budget");
         Some(plan)
     }
 }

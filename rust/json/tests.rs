@@ -3,10 +3,11 @@ use std::fmt::Write;
 use super::*;
 use crate::engine::Engine;
 use crate::plan::LineRange;
+use crate::planner::Budget;
 
 fn compress(text: &str, budget: u64, kind: &str) -> Plan {
     let profile = Profile::new(kind, Some("bash"), 3000, 6000).unwrap();
-    let mut engine = Engine::new(budget, profile).unwrap();
+    let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
     engine.feed_str(text);
     engine.finish().plan
 }
@@ -235,7 +236,7 @@ fn every_budget_is_kept_and_every_split_gives_the_same_plan() {
             assert!(char_count(&whole.render()) <= budget);
             for size in [1, 7, 4096] {
                 let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
-                let mut engine = Engine::new(budget, profile).unwrap();
+                let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
                 let bytes = text.as_bytes();
                 for chunk in bytes.chunks(size) {
                     engine.feed_bytes(chunk);

@@ -6,11 +6,12 @@ use super::reading::class::Class;
 use crate::engine::Engine;
 use crate::fuzzing::log_check::parse_gap;
 use crate::plan::Shape;
+use crate::planner::Budget;
 use crate::profile::Profile;
 
 fn compress(input: &[u8], budget: u64, chunk: usize) -> (String, Shape) {
     let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
-    let mut engine = Engine::new(budget, profile).unwrap();
+    let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
     for c in input.chunks(chunk.max(1)) {
         engine.feed_bytes(c);
     }
@@ -152,7 +153,7 @@ fn two_cores_plan_like_one() {
             "bytes, budget {budget}"
         );
         let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
-        let mut engine = Engine::new(budget, profile).unwrap();
+        let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
         engine.feed_str(&text);
         let whole = engine.finish().plan.render();
         assert_eq!(

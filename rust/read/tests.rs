@@ -3,11 +3,12 @@ use std::fmt::Write;
 use super::*;
 use crate::engine::Engine;
 use crate::plan::Piece;
+use crate::planner::Budget;
 use crate::profile::Profile;
 
 fn read(text: &str, budget: u64) -> (String, Shape) {
     let profile = Profile::new("file_read", Some("read_file"), 8000, 1000).unwrap();
-    let mut engine = Engine::new(budget, profile).unwrap();
+    let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
     engine.feed_str(text);
     let outcome = engine.finish();
     (outcome.plan.render(), outcome.plan.shape)
@@ -56,7 +57,7 @@ fn keeps_the_head_the_definitions_of_the_middle_and_the_tail() {
 fn the_closing_marker_counts_every_omitted_line_and_char() {
     let text = source(60);
     let profile = Profile::new("file_read", Some("read_file"), 8000, 1000).unwrap();
-    let mut engine = Engine::new(4000, profile).unwrap();
+    let mut engine = Engine::new(Budget::new(4000, 0).unwrap(), profile);
     engine.feed_str(&text);
     let outcome = engine.finish();
     let plan = outcome.plan;
@@ -102,7 +103,7 @@ fn one_huge_line_is_left_to_the_clip() {
 #[test]
 fn other_tools_are_not_read_as_files() {
     let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
-    let mut engine = Engine::new(2000, profile).unwrap();
+    let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
     engine.feed_str(&source(60));
     assert_ne!(engine.finish().plan.shape, Shape::Read);
 }

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use crate::engine::{Engine, Outcome};
 use crate::fuzzing::flood::{Flood, Format, check_map};
 use crate::plan::Shape;
+use crate::planner::Budget;
 use crate::profile::Profile;
 use crate::text::char_count;
 
@@ -88,8 +89,10 @@ fn flood(seed: u64, files: usize, format: Format) -> (String, Vec<(String, u64)>
 }
 
 fn run_chunks(input: &str, budget: u64, chunk: usize) -> Outcome {
-    let mut engine =
-        Engine::new(budget, Profile::new("search", Some("grep"), 1, 1).unwrap()).unwrap();
+    let mut engine = Engine::new(
+        Budget::new(budget, 0).unwrap(),
+        Profile::new("search", Some("grep"), 1, 1).unwrap(),
+    );
     for piece in input.as_bytes().chunks(chunk.max(1)) {
         engine.feed_bytes(piece);
     }

@@ -3,12 +3,13 @@ use std::fmt::Write;
 use super::*;
 use crate::engine::Engine;
 use crate::plan::{Piece, Shape};
+use crate::planner::Budget;
 use crate::profile::Profile;
 use crate::test_helpers::Xorshift;
 
 fn compress(text: &str, budget: u64) -> Plan {
     let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
-    let mut engine = Engine::new(budget, profile).unwrap();
+    let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
     engine.feed_str(text);
     engine.finish().plan
 }

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from ..fit import fits
 from .output import Settings, compressed_and_stored, compressed_text, note_cut, stored_way_back
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
@@ -57,7 +58,7 @@ def _bash(response: Any, settings: Settings) -> dict[str, Any] | None:
     response = _persisted(response, "stdout")
     stdout: str = response["stdout"]
     stderr = response.get("stderr") if isinstance(response.get("stderr"), str) else ""
-    if len(stdout) + len(stderr) <= settings.budget and not persisted:
+    if fits(len(stdout) + len(stderr), settings.budget) and not persisted:
         return None
     # Claude Code merges the command's stdout and stderr into `stdout`; its `stderr` holds the
     # tool's own notices (a working directory reset), short and kept whole up to a quarter of
@@ -75,7 +76,7 @@ def _read(response: Any, settings: Settings) -> dict[str, Any] | None:
     if not isinstance(file, dict) or not isinstance(file.get("content"), str):
         return None
     content: str = file["content"]
-    if len(content) <= settings.budget:
+    if fits(len(content), settings.budget):
         return None
     given = file.get("startLine")
     start = given if isinstance(given, int) else 1
@@ -109,7 +110,7 @@ def _read_marker(start: int, kept: int, total: int, way_back: str) -> str:
 def _grep(response: Any, settings: Settings) -> dict[str, Any] | None:
     if not isinstance(response, dict):
         return None
-    if isinstance(response.get("content"), str) and len(response["content"]) > settings.budget:
+    if isinstance(response.get("content"), str) and not fits(len(response["content"]), settings.budget):
         return {**response, "content": compressed_text(response["content"], "grep", settings.budget)}
     return _paths(response, settings)
 
@@ -120,7 +121,7 @@ def _paths(response: Any, settings: Settings) -> dict[str, Any] | None:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         return None
     joined = "\n".join(names)
-    if len(joined) <= settings.budget:
+    if fits(len(joined), settings.budget):
         return None
     return {**response, "filenames": compressed_text(joined, "glob", settings.budget).split("\n")}
 

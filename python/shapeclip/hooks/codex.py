@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 
+from ..fit import fits
 from .output import Settings, compressed_text
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
@@ -49,7 +50,7 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     if event.get("hook_event_name") != "PostToolUse" or not isinstance(tool, str):
         return {}
     text = _text(event.get("tool_response"))
-    if text is None or len(text) <= settings.budget:
+    if text is None or fits(len(text), settings.budget):
         return {}
     kind = "bash" if tool == "Bash" else tool
     return {"decision": "block", "reason": compressed_text(text, kind, settings.budget)}

@@ -9,6 +9,8 @@ object with new text in its text blocks. Images and other blocks are never touch
 
 from __future__ import annotations
 
+from ..fit import fits
+
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:  # it and `compress` are imported where there is output: a PreToolUse hook has none
     from typing import Any
@@ -69,7 +71,7 @@ def _text_blocks(blocks: list[Any]) -> list[int]:
 
 def _compressed_blocks(blocks: list[Any], tool: str, budget: int, store: Store | None) -> list[Any] | None:
     indices = _text_blocks(blocks)
-    if not indices or sum(len(blocks[i]["text"]) for i in indices) <= budget:
+    if not indices or fits(sum(len(blocks[i]["text"]) for i in indices), budget):
         return None
     # The text blocks share the budget evenly, so the result as a whole stays within it.
     share = max(budget // len(indices), 1)
@@ -83,7 +85,7 @@ def compressed_output(value: object, tool: str, budget: int, store: Store | None
     """`value` with its text compressed to `budget` characters in all, in the same shape; None
     when it already fits or has no shape this knows (it is then left as the tool gave it)."""
     if isinstance(value, str):
-        return None if len(value) <= budget else _compressed(value, tool, budget, store)
+        return None if fits(len(value), budget) else _compressed(value, tool, budget, store)
     if isinstance(value, list):
         return _compressed_blocks(value, tool, budget, store)
     if isinstance(value, dict) and isinstance(value.get("content"), list):

@@ -3,8 +3,9 @@
 Storing is a convenience of the marker, never a condition of the compression: any failure
 (a full disk, a read-only or hostile directory, a refused path) leaves the plain marker, and
 `Kept.error` says why. The input's bytes go to disk as they arrive, so a stream's memory
-stays bounded; they become an entry only if the compression cuts something, which is
-decided as the core decides it, by the input's length in characters.
+stays bounded; they become an entry only if the compression cuts something: when the input,
+its characters counted as the core counts them, does not `fit.fits` the budget. The keeper
+counts for itself because it alone still sees every chunk when the core failed mid-stream.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ..fit import fits
 
 if TYPE_CHECKING:  # a compression given no store imports none of the store's machinery
     import logging
@@ -44,8 +47,8 @@ def _printable(path: str) -> bool:
 
 
 class Keeper:
-    """Writes an input to `store` chunk by chunk; `finish` keeps it only if longer than `budget`
-    characters, that is, cut."""
+    """Writes an input to `store` chunk by chunk; `finish` keeps it only if it does not fit
+    `budget`, that is, cut."""
 
     def __init__(self, store: Store, tool: str | None, budget: int) -> None:
         self._capture: Capture | None = None
@@ -80,8 +83,8 @@ class Keeper:
         # Counted as the core counts (the chunks' bytes form one UTF-8 stream) until the count
         # passes the budget: the input is cut then, whatever follows, and counting on would
         # decode every byte of a long stream again.
-        if self._chars > self._budget:
-            pass
+        if not fits(self._chars, self._budget):
+            pass  # cut already
         elif isinstance(chunk, str) and not self._decoder.getstate()[0]:
             self._chars += len(chunk)
         else:
@@ -94,7 +97,7 @@ class Keeper:
 
     def finish(self) -> Kept:
         self._chars += len(self._decoder.decode(b"", True))
-        if self._chars <= self._budget:
+        if fits(self._chars, self._budget):
             self._drop()
             return Kept()
         capture, self._capture = self._capture, None
