@@ -1,7 +1,9 @@
 """The diff planner from Python, on generated unified diffs (`git diff` and `git log -p` forms,
 removed lines that start with `--` and `++`, files without a newline at the end): whatever the
-budget, a diff plan names every changed file, keeps hunk bodies whole or not at all, stays
-within the budget, and is the same however the output is streamed."""
+budget, a diff plan names every changed file (or counts those it cannot name), keeps every hunk
+header while the headers fit, keeps hunk bodies whole or not at all, shows exactly the input's
+lines outside its omitted ranges with gaps that count what they hide, stays within the budget,
+and is the same however the output is streamed."""
 
 from __future__ import annotations
 
@@ -49,14 +51,63 @@ def test_a_diff_plan_names_every_file_and_keeps_hunks_whole(text: str, budget: i
     if result.shape != "diff":
         return
     out = result.text
-    for line in re.findall(r"^diff --git .*$", text, re.MULTILINE):
-        assert f"{line}\n" in out
     # A hunk's body is shown whole or replaced by one marker: never cut inside.
     for hunk in re.split(r"(?m)^(?=@@ |diff --git )", text):
         if hunk.startswith("@@ ") and hunk.split("\n", 1)[0] + "\n" in out:
             header, body = hunk.split("\n", 1)
             after = out.split(header + "\n", 1)[1]
             assert after.startswith(body) or after.startswith("["), (hunk, after[:200])
+
+
+MARKER = re.compile(r"^\[(?:lines? \d|shapeclip: |[\d,]+ lines in )")
+
+
+def is_marker(line: str) -> bool:
+    """Whether a line of the output is one of shapeclip's (the generated diffs hold none)."""
+    return MARKER.match(line) is not None
+
+
+@given(text=diffs(), budget=st.integers(400, 6000))
+def test_kept_lines_are_the_input_lines_outside_the_omitted_ranges(text: str, budget: int) -> None:
+    result = shapeclip.compress_detailed(text, "bash", budget)
+    if result.shape != "diff":
+        return
+    ranges = result.omitted_ranges
+    outside = [line for no, line in enumerate(text.splitlines(), 1) if not any(a <= no <= b for a, b in ranges)]
+    assert [line for line in result.text.splitlines() if not is_marker(line)] == outside
+    # Each gap's label counts the hunks and the added and removed lines it hides, exactly.
+    lines = text.splitlines()
+    labels = re.findall(r"^\[lines? (\d+)(?:-(\d+))? omitted: ([^]]*)\]$", result.text, re.MULTILINE)
+    for first, last, label in labels:
+        hidden = lines[int(first) - 1 : int(last or first)]
+        hunks = sum(1 for line in hidden if line.startswith("@@ "))
+        said = dict((noun.rstrip("s"), n) for n, noun in re.findall(r"(\d+) (hunks?|files?|commits?)", label))
+        assert int(said.get("hunk", 0)) == hunks, (label, hidden)
+        assert int(said.get("file", 0)) == sum(1 for line in hidden if line.startswith("diff --git "))
+
+
+@given(text=diffs(), budget=st.integers(400, 6000))
+def test_every_file_is_named_or_counted(text: str, budget: int) -> None:
+    result = shapeclip.compress_detailed(text, "bash", budget)
+    if result.shape != "diff":
+        return
+    kept = set(result.text.splitlines())
+    missing = [line for line in re.findall(r"^diff --git .*$", text, re.MULTILINE) if line not in kept]
+    if missing:
+        # Only the last names go, all in the last gap, which says how many.
+        assert re.search(rf" omitted: (?:1 commit, )?{len(missing)} files?, ", result.text), result.text
+
+
+@given(text=diffs(), budget=st.integers(400, 6000))
+def test_every_hunk_header_is_kept_while_the_headers_fit(text: str, budget: int) -> None:
+    result = shapeclip.compress_detailed(text, "bash", budget)
+    headers = re.findall(r"^(?:@@ |diff --git |commit |    A message).*$", text, re.MULTILINE)
+    files_and_hunks = len(headers)
+    # Generous room for a marker after each header and for the closing marker (at most half
+    # the budget): the file and hunk headers, the commit and its subject then fit.
+    if sum(len(h) + 1 for h in headers) + 40 * (files_and_hunks + 2) <= budget // 2 and result.shape == "diff":
+        kept = set(result.text.splitlines())
+        assert all(h in kept for h in headers), result.text
 
 
 @given(text=diffs(), budget=st.integers(400, 6000))

@@ -11,32 +11,19 @@
 //! ([`crate::gapped`]). A hunk's end is found from its header's counts, so a removed line that
 //! starts with `--` is never taken for a file header.
 
+mod choose;
+mod kind;
+
 use crate::gapped::{self, Frame, WholeLines};
-use crate::plan::{LineRange, Plan, Shape};
+use crate::plan::{Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
+use choose::Item;
+use kind::{Counts, Reader};
 
 /// Below this budget a diff is clipped.
 const MIN_BUDGET: u64 = 400;
-
-/// A line outside any hunk body, or a hunk body.
-#[derive(Debug)]
-enum Item {
-    Header {
-        no: u64,
-        text: String,
-        rank: u8,
-    },
-    Body {
-        first: u64,
-        last: u64,
-        /// The body's lines with their newlines; `None` once bodies passed the bound on what
-        /// is kept, and then it is never shown.
-        text: Option<String>,
-        chars: u64,
-    },
-}
 
 /// Watches an output for a unified diff, keeping its headers (up to four times the room) and
 /// its hunk bodies (up to twice the room).
@@ -53,25 +40,13 @@ pub struct DiffPlanner {
     hunks: u64,
     file_headers: u64,
     body_lines: u64,
+    reader: Reader,
     /// Too much outside hunk bodies to keep, or a line too long to be in a patch.
     declined: bool,
 }
 
-/// What a line outside hunk bodies says, for when not all of them fit: 3 names a file or a
-/// commit (`diff ...`, `commit ...`), 1 is a hunk header, 2 the rest (index and mode lines,
-/// `---`/`+++`, a commit's author, date and message).
-fn rank(text: &str) -> u8 {
-    if text.starts_with("diff ") || text.starts_with("commit ") {
-        3
-    } else if text.starts_with("@@ ") {
-        1
-    } else {
-        2
-    }
-}
-
 /// The old and new line counts of a hunk header, `@@ -a[,b] +c[,d] @@ ...`.
-fn hunk_counts(line: &str) -> Option<(u64, u64)> {
+pub(crate) fn hunk_counts(line: &str) -> Option<(u64, u64)> {
     let rest = line.strip_prefix("@@ -")?;
     let (old, rest) = rest.split_once(" +")?;
     let (new, _) = rest.split_once(" @@")?;
@@ -117,12 +92,21 @@ impl WholeLines for DiffPlanner {
             // A hunk cut short: the line is read afresh.
             self.open = None;
         }
-        if let Some(counts) = hunk_counts(text) {
+        let (kind, counts) = if let Some(lines) = hunk_counts(text) {
             self.hunks += 1;
-            self.open = (counts.0 + counts.1 > 0).then_some(counts);
-        } else if text.starts_with("diff --git ") || text.starts_with("+++ ") {
-            self.file_headers += 1;
-        }
+            self.open = (lines.0 + lines.1 > 0).then_some(lines);
+            self.reader.hunk();
+            let hunk = Counts {
+                hunks: 1,
+                ..Counts::default()
+            };
+            (kind::Kind::Hunk, hunk)
+        } else {
+            if text.starts_with("diff --git ") || text.starts_with("+++ ") {
+                self.file_headers += 1;
+            }
+            self.reader.header(text)
+        };
         self.headers += char_count(text) + 1;
         if self.headers > self.room.saturating_mul(4) {
             self.declined = true;
@@ -131,7 +115,8 @@ impl WholeLines for DiffPlanner {
         self.items.push(Item::Header {
             no,
             text: text.to_owned(),
-            rank: rank(text),
+            kind,
+            counts,
         });
     }
 }
@@ -140,17 +125,25 @@ impl DiffPlanner {
     fn body_line(&mut self, no: u64, text: &str) {
         self.body_lines += 1;
         let chars = char_count(text) + 1;
+        let line = Counts {
+            body_lines: 1,
+            plus: u64::from(text.starts_with('+')),
+            minus: u64::from(text.starts_with('-')),
+            ..Counts::default()
+        };
         let fits = self.stored + chars <= self.room.saturating_mul(2);
         if let Some(Item::Body {
             last,
             text: body,
             chars: total,
+            counts,
             ..
         }) = self.items.last_mut()
         {
             if *last + 1 == no {
                 *last = no;
                 *total += chars;
+                *counts = *counts + line;
                 match body {
                     Some(body) if fits => {
                         body.push_str(text);
@@ -169,6 +162,7 @@ impl DiffPlanner {
             last: no,
             text: body,
             chars,
+            counts: line,
         });
     }
 }
@@ -193,6 +187,7 @@ impl Planner for DiffPlanner {
             hunks: 0,
             file_headers: 0,
             body_lines: 0,
+            reader: Reader::default(),
             declined: false,
         }
     }
@@ -206,75 +201,7 @@ impl Planner for DiffPlanner {
             return None;
         }
         let frame = Frame::new(context, budget, Shape::Diff);
-        // Every header if they fit, else only what names files and commits and their headers,
-        // else only what names them.
-        (1..=3).find_map(|level| self.plan_at(&frame, budget, level))
-    }
-}
-
-impl DiffPlanner {
-    /// The plan that shows the headers of at least rank `level`, and at level 1 whole hunk
-    /// bodies, first to last, each that fits in what is left; `None` when the headers alone
-    /// do not fit.
-    fn plan_at(&self, frame: &Frame<'_>, budget: u64, level: u8) -> Option<Plan> {
-        let lowest_rank = level;
-        let mut shown: Vec<bool> = self
-            .items
-            .iter()
-            .map(|item| matches!(item, Item::Header { rank, .. } if *rank >= lowest_rank))
-            .collect();
-        // Items not shown next to each other are one gap.
-        let mut used = frame.closing_len;
-        for (i, (item, &seen)) in self.items.iter().zip(&shown).enumerate() {
-            match item {
-                Item::Header { text, .. } if seen => used += char_count(text) + 1,
-                _ if i > 0 && !shown[i - 1] => {}
-                _ => used += frame.gap_len,
-            }
-        }
-        if used > budget {
-            return None;
-        }
-        if level == 1 {
-            // Every body is a gap of its own between shown headers.
-            for (item, seen) in self.items.iter().zip(&mut shown) {
-                if let Item::Body {
-                    text: Some(_),
-                    chars,
-                    ..
-                } = item
-                {
-                    if used - frame.gap_len + chars <= budget {
-                        used = used - frame.gap_len + chars;
-                        *seen = true;
-                    }
-                }
-            }
-        }
-        let mut omitted: Vec<LineRange> = Vec::new();
-        let mut segments = vec![String::new()];
-        for (i, (item, &seen)) in self.items.iter().zip(&shown).enumerate() {
-            let (first, last) = match item {
-                Item::Header { no, .. } => (*no, *no),
-                Item::Body { first, last, .. } => (*first, *last),
-            };
-            match item {
-                Item::Header { text, .. } if seen => {
-                    let segment = segments.last_mut()?;
-                    segment.push_str(text);
-                    segment.push('\n');
-                }
-                Item::Body {
-                    text: Some(text), ..
-                } if seen => segments.last_mut()?.push_str(text),
-                _ if i > 0 && !shown[i - 1] => omitted.last_mut()?.last = last,
-                _ => {
-                    omitted.push(LineRange { first, last });
-                    segments.push(String::new());
-                }
-            }
-        }
-        frame.plan(omitted, segments)
+        choose::plan(&self.items, &frame)
     }
 }
 

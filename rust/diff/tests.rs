@@ -73,3 +73,145 @@ fn hunk_counts_read_every_form() {
     assert_eq!(hunk_counts("@@ -0,0 +1,2 @@"), Some((0, 2)));
     assert_eq!(hunk_counts("@@ broken @@"), None);
 }
+
+/// `git show` of a commit whose message is long and whose `files` files each hold two hunks of
+/// 40 changed lines.
+fn git_show(files: usize) -> String {
+    let mut text = String::from("commit 4d8116aa70dea822ac83e45dcfd59c0cbe4b5177\n");
+    text.push_str("Author: A Person <a@example.org>\nDate:   Thu Nov 26 21:46:33 2026 +0000\n\n");
+    text.push_str("    Planner: the subject line of the commit\n    \n");
+    for i in 0..12 {
+        writeln!(
+            text,
+            "    A line of the message body that explains the change, {i}."
+        )
+        .unwrap();
+    }
+    text.push('\n');
+    for f in 0..files {
+        let path = format!("python/shapeclip/module_{f}.py");
+        writeln!(
+            text,
+            "diff --git a/{path} b/{path}\nindex 71092d0..e2a593b 100644"
+        )
+        .unwrap();
+        writeln!(text, "--- a/{path}\n+++ b/{path}").unwrap();
+        for h in 0..2 {
+            writeln!(
+                text,
+                "@@ -{0},41 +{0},41 @@ def function_{f}_{h}():",
+                1 + 100 * h
+            )
+            .unwrap();
+            writeln!(text, " context").unwrap();
+            for i in 0..40 {
+                writeln!(text, "-    old_value_{i} = compute({f}, {h})").unwrap();
+                writeln!(text, "+    new_value_{i} = compute({f}, {h}, strict=True)").unwrap();
+            }
+        }
+    }
+    text
+}
+
+/// The plan of `text` within `budget`, which must be a diff's.
+fn planned(text: &str, budget: u64) -> String {
+    let (out, shape) = diff(text, budget);
+    assert_eq!(shape, Shape::Diff, "{out}");
+    assert!(out.chars().count() as u64 <= budget, "{out}");
+    out
+}
+
+#[test]
+fn hunk_headers_stay_when_the_lines_the_git_line_repeats_make_room() {
+    // Every header is over the budget by the `index` and `---`/`+++` lines: those go, each file's
+    // hunk headers stay (they went first before, leaving only the file names).
+    let text = git_show(12);
+    let out = planned(&text, 3500);
+    let lines: Vec<&str> = out.lines().collect();
+    for f in 0..12 {
+        for h in 0..2 {
+            let header = format!("@@ -{0},41 +{0},41 @@ def function_{f}_{h}():", 1 + 100 * h);
+            assert!(lines.contains(&header.as_str()), "{header}\n{out}");
+        }
+    }
+    assert!(!out.contains("\nindex "), "{out}");
+    assert!(
+        lines.contains(&"    Planner: the subject line of the commit"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_gap_counts_the_hunks_and_the_added_and_removed_lines_it_hides() {
+    let text = git_show(12);
+    let (out, _) = diff(&text, 3500);
+    // Each body is one gap after its header, the last one's above the closing marker.
+    assert_eq!(out.matches(" omitted: +40 -40]\n").count(), 24, "{out}");
+    // When the hunk headers do not all fit, a file without them has its hunks and lines
+    // counted in the gap after its name; the files that fit get theirs back, first to last.
+    let out = planned(&text, 2000);
+    let mut counted = 0;
+    for f in 0..12 {
+        let name = format!(
+            "diff --git a/python/shapeclip/module_{f}.py b/python/shapeclip/module_{f}.py\n"
+        );
+        let at = out.find(&name).expect(&out) + name.len();
+        let mut next = out[at..].lines();
+        let gap = next.next().unwrap();
+        if gap.ends_with(" omitted: 2 hunks, +80 -80]") {
+            counted += 1;
+        } else {
+            assert!(
+                next.next().unwrap().starts_with("@@ -1,41 +1,41 @@"),
+                "{out}"
+            );
+            assert_eq!(counted, 0, "in order: {out}");
+        }
+    }
+    assert!((1..12).contains(&counted), "{out}");
+}
+
+#[test]
+fn names_that_do_not_all_fit_are_kept_from_the_first_and_the_rest_counted() {
+    let text = git_show(10);
+    let out = planned(&text, 1000);
+    let named = out.matches("\ndiff --git ").count();
+    assert!((3..10).contains(&named), "{out}");
+    for f in 0..named {
+        assert!(
+            out.contains(&format!("a/python/shapeclip/module_{f}.py ")),
+            "{out}"
+        );
+    }
+    let left = 10 - named;
+    // The last named file's hunks are in that gap too.
+    let (hunks, lines) = (2 * (left + 1), 80 * (left + 1));
+    let rest = format!(" omitted: {left} files, {hunks} hunks, +{lines} -{lines}]\n[shapeclip: ");
+    assert!(out.contains(&rest), "{rest}\n{out}");
+    assert!(
+        out.contains("    Planner: the subject line of the commit\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_small_overflow_keeps_every_header() {
+    // One file, a little over the budget: its `---`/`+++` and first hunk header stay.
+    let mut text = String::from("diff --git a/sympy/perm.py b/sympy/perm.py\n");
+    text.push_str("index 3b18e51..a9c2f1d 100644\n--- a/sympy/perm.py\n+++ b/sympy/perm.py\n");
+    for h in 0..3 {
+        writeln!(text, "@@ -{0},7 +{0},7 @@ class Permutation:", 1 + 50 * h).unwrap();
+        for i in 0..7 {
+            writeln!(text, "-        self._array_form = list(args[{i}])  # {h}").unwrap();
+            writeln!(text, "+        self._array_form = tuple(args[{i}])  # {h}").unwrap();
+        }
+    }
+    assert!(text.len() > 2000 && text.len() < 2300, "{}", text.len());
+    let (out, shape) = diff(&text, 2000);
+    assert_eq!(shape, Shape::Diff);
+    assert!(
+        out.starts_with(&text[..=text.find("\n@@").unwrap()]),
+        "{out}"
+    );
+    assert_eq!(out.matches("\n@@ ").count(), 3, "{out}");
+}

@@ -2,9 +2,11 @@
 //! outside the omitted ranges, whole and in order, and its markers name those ranges.
 
 use super::program::Settings;
+use crate::diff::hunk_counts;
 use crate::engine::Outcome;
+use crate::gapped::marker::labelled_gap;
 use crate::markers::thousands;
-use crate::plan::{Piece, Plan};
+use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::text::char_count;
 
 /// The texts of the plan's kept pieces (`kept`) or of its markers, in order.
@@ -40,13 +42,50 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
         plan.omitted[0].first,
         plan.omitted[plan.omitted.len() - 1].last,
     );
-    for (marker, range) in markers.iter().zip(&plan.omitted).take(markers.len() - 1) {
-        let said = if range.first == range.last {
-            format!("[line {} omitted]", range.first)
-        } else {
-            format!("[lines {}-{} omitted]", range.first, range.last)
+    let lines_of = |range: LineRange| -> Vec<&str> {
+        let from = usize::try_from(range.first - 1).unwrap_or(usize::MAX);
+        text.split('\n')
+            .skip(from)
+            .take(usize::try_from(range.len()).unwrap_or(usize::MAX))
+            .collect()
+    };
+    let final_marker = markers.len() - 1;
+    for (i, (marker, range)) in markers.iter().zip(&plan.omitted).enumerate() {
+        // The last gap's label, if any, is a line of its own above the closing marker.
+        let said = match marker.trim_end().split_once('\n') {
+            Some((gap, _)) if i == final_marker => gap,
+            _ if i == final_marker => continue,
+            _ => marker.trim_end(),
         };
-        assert_eq!(marker.trim_end(), said, "gap marker");
+        let bare = labelled_gap(*range, "");
+        let label = said
+            .strip_prefix(bare.trim_end_matches(']'))
+            .and_then(|rest| rest.strip_suffix(']'))
+            .unwrap_or_else(|| panic!("gap marker {said:?} for {range:?}"));
+        assert!(
+            label.is_empty() || plan.shape == Shape::Diff,
+            "label {label:?}"
+        );
+        assert!(
+            label.is_empty() || label.starts_with(": "),
+            "label {label:?}"
+        );
+        if plan.shape == Shape::Diff {
+            // Body lines never start with `@@`: every hunk header in the gap is counted.
+            let hunks = lines_of(*range)
+                .iter()
+                .filter(|l| hunk_counts(l).is_some())
+                .count();
+            let counted = label
+                .trim_start_matches(": ")
+                .split(", ")
+                .find_map(|part| {
+                    let (n, noun) = part.split_once(' ')?;
+                    matches!(noun, "hunk" | "hunks").then(|| n.replace(',', ""))
+                })
+                .map_or(0, |n| n.parse::<usize>().expect("a count"));
+            assert_eq!(counted, hunks, "hunks in {said:?}");
+        }
     }
     let closing = markers[markers.len() - 1];
     let lines: u64 = plan.omitted.iter().map(|r| r.len()).sum();

@@ -122,12 +122,14 @@ impl Facts {
     }
 }
 
-/// The marker in a gap between shown lines, on one line without its `'\n'`.
+/// The marker in a gap between shown lines, on one line without its `'\n'`, saying what its
+/// lines hold: `label` is empty or `": ..."` (a diff's gap counts the files, hunks and added
+/// and removed lines it hides).
 #[must_use]
-pub fn gap(range: LineRange) -> String {
+pub fn labelled_gap(range: LineRange, label: &str) -> String {
     if range.first == range.last {
-        format!("[line {} omitted]", range.first)
+        format!("[line {} omitted{label}]", range.first)
     } else {
-        format!("[lines {}-{} omitted]", range.first, range.last)
+        format!("[lines {}-{} omitted{label}]", range.first, range.last)
     }
 }

@@ -100,21 +100,42 @@ impl<'c> Frame<'c> {
     /// the last segment's is dropped here, for every planner alike.
     #[must_use]
     pub fn plan(&self, omitted: Vec<LineRange>, segments: Vec<String>) -> Option<Plan> {
-        let plan = self.build(omitted, segments)?;
-        debug_assert!(plan.fits(self.budget), "planned within the budget");
-        Some(plan)
+        let labels = vec![String::new(); omitted.len()];
+        self.plan_labelled(omitted, segments, &labels)
     }
 
     /// The plan [`Frame::plan`] makes, where it fits the budget: for a planner that adds lines
     /// to a plan that fits, and keeps the one before when their markers grew too.
     #[must_use]
     pub fn plan_if_fits(&self, omitted: Vec<LineRange>, segments: Vec<String>) -> Option<Plan> {
-        self.build(omitted, segments)
+        let labels = vec![String::new(); omitted.len()];
+        self.build(omitted, segments, &labels)
             .filter(|plan| plan.fits(self.budget))
     }
 
-    fn build(&self, omitted: Vec<LineRange>, mut segments: Vec<String>) -> Option<Plan> {
+    /// As [`Frame::plan`], each gap's marker with its label ([`marker::labelled_gap`]). The
+    /// closing marker speaks for all the gaps, so a label of the last gap is said on a gap
+    /// marker of its own line just before it; the caller counts that line in its budget.
+    #[must_use]
+    pub fn plan_labelled(
+        &self,
+        omitted: Vec<LineRange>,
+        segments: Vec<String>,
+        labels: &[String],
+    ) -> Option<Plan> {
+        let plan = self.build(omitted, segments, labels)?;
+        debug_assert!(plan.fits(self.budget), "planned within the budget");
+        Some(plan)
+    }
+
+    fn build(
+        &self,
+        omitted: Vec<LineRange>,
+        mut segments: Vec<String>,
+        labels: &[String],
+    ) -> Option<Plan> {
         debug_assert_eq!(segments.len(), omitted.len() + 1);
+        debug_assert_eq!(labels.len(), omitted.len());
         if !self.context.window.last_chars().ends_with('\n') {
             if let Some(last) = segments.last_mut().filter(|s| s.ends_with('\n')) {
                 last.pop();
@@ -137,10 +158,14 @@ impl<'c> Frame<'c> {
             }
             let Some(gap) = omitted.get(i) else { break };
             let last = i + 1 == omitted.len();
-            let mut text = if last {
+            let label = &labels[i];
+            let mut text = if !last {
+                marker::labelled_gap(*gap, label)
+            } else if label.is_empty() {
                 facts.closing(self.tier, self.context.profile)
             } else {
-                marker::gap(*gap)
+                let closing = facts.closing(self.tier, self.context.profile);
+                format!("{}\n{closing}", marker::labelled_gap(*gap, label))
             };
             // The closing marker ends its line even when it ends the output (its length was
             // sized with the newline).

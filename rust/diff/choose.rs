@@ -1,0 +1,280 @@
+//! Which lines of a diff a plan shows: the headers at the richest level that fits, then what
+//! the budget leaves, in order, and a gap marker that counts what each gap hides.
+//!
+//! Every gap costs its own marker here, the last one too, although the closing marker stands
+//! for it (and its label line only when it has one): a bound a few characters over, never
+//! under, what the plan renders.
+
+use super::kind::{Counts, Kind};
+use crate::gapped::{Frame, marker::labelled_gap};
+use crate::plan::{LineRange, Plan};
+
+/// A line outside any hunk body, or a hunk body.
+#[derive(Debug)]
+pub enum Item {
+    Header {
+        no: u64,
+        text: String,
+        kind: Kind,
+        counts: Counts,
+    },
+    Body {
+        first: u64,
+        last: u64,
+        /// The body's lines with their newlines; `None` once bodies passed the bound on what
+        /// is kept, and then it is never shown.
+        text: Option<String>,
+        chars: u64,
+        counts: Counts,
+    },
+}
+
+impl Item {
+    fn lines(&self) -> LineRange {
+        match self {
+            Item::Header { no, .. } => LineRange {
+                first: *no,
+                last: *no,
+            },
+            Item::Body { first, last, .. } => LineRange {
+                first: *first,
+                last: *last,
+            },
+        }
+    }
+
+    fn counts(&self) -> Counts {
+        match self {
+            Item::Header { counts, .. } | Item::Body { counts, .. } => *counts,
+        }
+    }
+
+    /// Characters shown when the item is, `None` when it cannot be.
+    fn shown_chars(&self) -> Option<u64> {
+        match self {
+            Item::Header { text, .. } => Some(crate::text::char_count(text) + 1),
+            Item::Body {
+                text: Some(_),
+                chars,
+                ..
+            } => Some(*chars),
+            Item::Body { text: None, .. } => None,
+        }
+    }
+
+    fn starts_entry(&self) -> bool {
+        let counts = self.counts();
+        counts.commits + counts.files > 0
+    }
+}
+
+/// The items of one diff and what sums of their counts need.
+struct Chooser<'a> {
+    items: &'a [Item],
+    /// `before[i]`: the counts of `items[..i]`.
+    before: Vec<Counts>,
+    closing_len: u64,
+}
+
+impl Chooser<'_> {
+    fn label(&self, lo: usize, hi: usize) -> String {
+        (self.before[hi + 1] - self.before[lo]).label()
+    }
+
+    /// The length of the marker, with its `'\n'`, of a gap that hides `items[lo..=hi]`.
+    fn gap_len(&self, lo: usize, hi: usize) -> u64 {
+        let lines = LineRange {
+            first: self.items[lo].lines().first,
+            last: self.items[hi].lines().last,
+        };
+        labelled_gap(lines, &self.label(lo, hi)).len() as u64 + 1
+    }
+
+    /// What `items[lo..hi]` cost under `shown`: the shown ones and a marker for each run of
+    /// the others. Exact for the whole diff, and for a part whose ends are shown.
+    fn cost(&self, shown: &[bool], lo: usize, hi: usize) -> u64 {
+        let mut used = 0;
+        let mut run: Option<usize> = None;
+        for (i, &seen) in shown.iter().enumerate().take(hi).skip(lo) {
+            if seen {
+                if let Some(start) = run.take() {
+                    used += self.gap_len(start, i - 1);
+                }
+                used += self.items[i].shown_chars().unwrap_or(0);
+            } else if run.is_none() {
+                run = Some(i);
+            }
+        }
+        used + run.map_or(0, |start| self.gap_len(start, hi - 1))
+    }
+
+    fn total(&self, shown: &[bool]) -> u64 {
+        self.closing_len + self.cost(shown, 0, self.items.len())
+    }
+
+    fn mask(&self, level: u8) -> Vec<bool> {
+        self.items
+            .iter()
+            .map(|item| matches!(item, Item::Header { kind, .. } if kind.kept_at(level)))
+            .collect()
+    }
+
+    /// Shows each hunk body whose header is shown, first to last, each that fits.
+    fn fill_bodies(&self, shown: &mut [bool], mut used: u64, budget: u64) {
+        for i in 1..self.items.len() {
+            if shown[i] || !shown[i - 1] {
+                continue;
+            }
+            let (Item::Body { .. }, Some(chars)) = (&self.items[i], self.items[i].shown_chars())
+            else {
+                continue;
+            };
+            let hi = (i..self.items.len())
+                .take_while(|&j| !shown[j])
+                .last()
+                .unwrap_or(i);
+            let after = if hi > i { self.gap_len(i + 1, hi) } else { 0 };
+            let then = used - self.gap_len(i, hi) + chars + after;
+            if then <= budget {
+                shown[i] = true;
+                used = then;
+            }
+        }
+    }
+
+    /// From the names only, gives each commit and file its hunk headers and notes back, first
+    /// to last, each whose headers fit; returns what the plan then costs.
+    fn restore_entries(&self, shown: &mut [bool], mut used: u64, budget: u64) -> u64 {
+        let starts: Vec<usize> = (0..self.items.len())
+            .filter(|&i| self.items[i].starts_entry())
+            .chain([self.items.len()])
+            .collect();
+        let richer = self.mask(3);
+        for pair in starts.windows(2) {
+            let (lo, hi) = (pair[0], pair[1]);
+            let before = self.cost(shown, lo, hi);
+            let old: Vec<bool> = shown[lo..hi].to_vec();
+            for i in lo..hi {
+                shown[i] |= richer[i];
+            }
+            let then = used - before + self.cost(shown, lo, hi);
+            if then <= budget {
+                used = then;
+            } else {
+                shown[lo..hi].copy_from_slice(&old);
+            }
+        }
+        used
+    }
+
+    /// The names from the first on, as many as fit, the rest one gap that counts them.
+    fn names_prefix(&self, budget: u64) -> Option<Vec<bool>> {
+        let n = self.items.len();
+        let names = self.mask(4);
+        let tail = |from: usize| {
+            if from < n {
+                self.gap_len(from, n - 1)
+            } else {
+                0
+            }
+        };
+        let mut best = (self.closing_len + tail(0) <= budget).then_some(0)?;
+        let (mut used, mut last_shown) = (0, None::<usize>);
+        for (i, &name) in names.iter().enumerate() {
+            if !name {
+                continue;
+            }
+            let start = last_shown.map_or(0, |l| l + 1);
+            if start < i {
+                used += self.gap_len(start, i - 1);
+            }
+            used += self.items[i].shown_chars().unwrap_or(0);
+            last_shown = Some(i);
+            if self.closing_len + used + tail(i + 1) <= budget {
+                best = i + 1;
+            }
+        }
+        Some((0..n).map(|i| i < best && names[i]).collect())
+    }
+}
+
+/// The plan of a diff's `items` within `frame`'s budget: every header if they fit (2, 3: less
+/// what other lines already say), and whole hunk bodies, first to last, each that fits; else
+/// the names of every commit and file (4: with each commit's subject, 5: without) with what
+/// each holds counted in the gap after it, and then each file's hunk headers and hunks back,
+/// in order, each that fits; else the names and subjects from the first on, as many as fit,
+/// the rest counted.
+pub fn plan(items: &[Item], frame: &Frame<'_>) -> Option<Plan> {
+    let budget = frame.budget;
+    let mut before = Vec::with_capacity(items.len() + 1);
+    let mut sum = Counts::default();
+    before.push(sum);
+    for item in items {
+        sum = sum + item.counts();
+        before.push(sum);
+    }
+    let chooser = Chooser {
+        items,
+        before,
+        closing_len: frame.closing_len,
+    };
+    let shown = (1..=3)
+        .find_map(|level| {
+            let mut shown = chooser.mask(level);
+            let used = chooser.total(&shown);
+            (used <= budget).then(|| {
+                chooser.fill_bodies(&mut shown, used, budget);
+                shown
+            })
+        })
+        .or_else(|| {
+            (4..=5).find_map(|level| {
+                let mut shown = chooser.mask(level);
+                let used = chooser.total(&shown);
+                (used <= budget).then(|| {
+                    let used = chooser.restore_entries(&mut shown, used, budget);
+                    chooser.fill_bodies(&mut shown, used, budget);
+                    shown
+                })
+            })
+        })
+        .or_else(|| chooser.names_prefix(budget))?;
+    render(&chooser, &shown, frame)
+}
+
+fn render(chooser: &Chooser<'_>, shown: &[bool], frame: &Frame<'_>) -> Option<Plan> {
+    let items = chooser.items;
+    let mut omitted: Vec<LineRange> = Vec::new();
+    let mut labels: Vec<String> = Vec::new();
+    let mut segments = vec![String::new()];
+    let mut run: Option<usize> = None;
+    let mut close_run = |start: usize, end: usize, segments: &mut Vec<String>| {
+        omitted.push(LineRange {
+            first: items[start].lines().first,
+            last: items[end].lines().last,
+        });
+        labels.push(chooser.label(start, end));
+        segments.push(String::new());
+    };
+    for (i, item) in items.iter().enumerate() {
+        if !shown[i] {
+            run = run.or(Some(i));
+            continue;
+        }
+        if let Some(start) = run.take() {
+            close_run(start, i - 1, &mut segments);
+        }
+        let segment = segments.last_mut()?;
+        match item {
+            Item::Header { text, .. } => {
+                segment.push_str(text);
+                segment.push('\n');
+            }
+            Item::Body { text, .. } => segment.push_str(text.as_deref()?),
+        }
+    }
+    if let Some(start) = run {
+        close_run(start, items.len() - 1, &mut segments);
+    }
+    frame.plan_labelled(omitted, segments, &labels)
+}
