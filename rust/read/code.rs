@@ -52,7 +52,9 @@ const STATEMENTS: &[&[u8]] = &[
     b"if", b"for", b"while", b"switch", b"return", b"else", b"do", b"case", b"catch", b"try",
 ];
 
-/// The line without a viewer's line number: `  12\t`, `12:`, or `12 ` before the text.
+/// The line without a viewer's line number: `  12\t` (`cat -n`, `nl`, Claude Code's Read),
+/// `12:` (SWE-agent's viewer) or `  12→` (the read tools of several agent harnesses) before
+/// the text.
 fn past_number(line: &[u8]) -> &[u8] {
     let lead = line.iter().take_while(|&&b| b == b' ').count();
     let digits = line[lead..]
@@ -62,9 +64,10 @@ fn past_number(line: &[u8]) -> &[u8] {
     if digits == 0 {
         return line;
     }
-    match line.get(lead + digits) {
-        Some(b'\t' | b':') => &line[lead + digits + 1..],
-        _ => line,
+    let rest = &line[lead + digits..];
+    match rest.first() {
+        Some(b'\t' | b':') => &rest[1..],
+        _ => rest.strip_prefix("→".as_bytes()).unwrap_or(line),
     }
 }
 
@@ -273,6 +276,7 @@ mod tests {
             "   ",
             "1307:     * via {@link Feeder}",
             "  12\t    # a note",
+            "    12→    # a note",
             "// x",
             "    /**",
             "#",
@@ -298,6 +302,7 @@ mod tests {
             "class HTML(core.BaseReader):",
             "1384:    public JsonGenerator createGenerator(OutputStream out) throws IOException {",
             "   600\tdef _set_unit(self, unit):",
+            "   600→def _set_unit(self, unit):",
             "pub fn plan(window: &Window) -> Plan {",
             "    public abstract JsonGenerator writeStartArray() throws JacksonException;",
             "static int parse_args(int argc, char **argv)",
