@@ -271,7 +271,11 @@ fn documented_java(methods: usize) -> String {
         text.push_str("    /**\n");
         writeln!(text, "     * Method {i} writes one value of the stream.").unwrap();
         for j in 0..8 {
-            writeln!(text, "     * More about method {i}, paragraph {j} of its contract.").unwrap();
+            writeln!(
+                text,
+                "     * More about method {i}, paragraph {j} of its contract."
+            )
+            .unwrap();
         }
         text.push_str("     */\n");
         writeln!(text, "    public abstract void write{i}(Object value);").unwrap();
@@ -289,7 +293,10 @@ fn room_left_by_folded_doc_comments_shows_their_first_sentences() {
     // The code alone takes far less than the budget: what is left says what each method does.
     assert!(char_count(&out) > 1800, "{out}");
     for i in 0..4 {
-        assert!(out.contains(&format!("     * Method {i} writes one value")), "{out}");
+        assert!(
+            out.contains(&format!("     * Method {i} writes one value")),
+            "{out}"
+        );
     }
     // A doc comment's opening comes with its first sentence, never alone before a marker.
     assert!(!out.contains("    /**\n["), "{out}");
@@ -299,7 +306,11 @@ fn room_left_by_folded_doc_comments_shows_their_first_sentences() {
 fn a_trimmed_read_keeps_the_first_lines_of_the_run_it_drops() {
     let mut text = String::from("import os\n");
     for i in 0..40 {
-        writeln!(text, "# licence line {i:02} of the header that nobody reads").unwrap();
+        writeln!(
+            text,
+            "# licence line {i:02} of the header that nobody reads"
+        )
+        .unwrap();
     }
     for i in 0..20 {
         writeln!(text, "value_{i} = compute(argument, {i})").unwrap();
@@ -312,6 +323,9 @@ fn a_trimmed_read_keeps_the_first_lines_of_the_run_it_drops() {
     assert!(char_count(&out) + 100 > budget, "{out}");
     assert!(out.contains("# licence line 00 of the header"), "{out}");
     for i in 0..20 {
-        assert!(out.contains(&format!("value_{i} = compute(argument, {i})\n")), "{out}");
+        assert!(
+            out.contains(&format!("value_{i} = compute(argument, {i})\n")),
+            "{out}"
+        );
     }
 }
