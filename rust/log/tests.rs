@@ -358,3 +358,53 @@ fn a_jvm_trace_too_long_keeps_the_projects_frames_and_its_cause() {
         "{out}"
     );
 }
+
+#[test]
+fn room_goes_to_new_lines_before_a_second_copy_of_a_trace() {
+    // `pytest -v` where two tests fail in the same fixture: the second traceback repeats the
+    // first line for line, while each PASSED line names a different test.
+    let mut log = String::from("============ test session starts ============\n");
+    for i in 0..12 {
+        writeln!(
+            log,
+            "tests/test_export.py::test_export_case_{i:02} PASSED   [{:3}%]",
+            i * 7
+        )
+        .unwrap();
+    }
+    log.push_str("tests/test_export.py::test_plot_a ERROR   [90%]\n");
+    log.push_str("tests/test_export.py::test_plot_b ERROR   [100%]\n");
+    log.push_str("================== ERRORS ==================\n");
+    for name in ["a", "b"] {
+        writeln!(
+            log,
+            "_________ ERROR at setup of test_plot_{name} _________"
+        )
+        .unwrap();
+        log.push_str("\n    @pytest.fixture(scope='function')\n    def pyplot():\n");
+        for j in 0..8 {
+            writeln!(
+                log,
+                "        # setup note {j}: the backend is chosen before any figure"
+            )
+            .unwrap();
+        }
+        log.push_str("        matplotlib = pytest.importorskip('matplotlib')\n");
+        log.push_str(">       matplotlib.use('agg', warn=False, force=True)\n");
+        log.push_str("E       TypeError: use() got an unexpected keyword argument 'warn'\n\n");
+        log.push_str("tests/conftest.py:18: TypeError\n");
+    }
+    log.push_str("======= 12 passed, 2 errors in 0.61s =======\n");
+    let budget = log.len() as u64 - 300;
+    let (out, shape) = compress(log.as_bytes(), budget, 1 << 20);
+    assert_eq!(shape, Shape::Log);
+    assert!(out.chars().count() as u64 <= budget, "{out}");
+    // Half the tests that passed are named; before, the fill spent their room on the copy.
+    for i in 6..12 {
+        assert!(
+            out.contains(&format!("test_export_case_{i:02} PASSED")),
+            "{out}"
+        );
+    }
+    assert!(out.contains("ERROR at setup of test_plot_b"), "{out}");
+}

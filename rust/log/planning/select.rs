@@ -18,7 +18,7 @@
 //! plan is within the budget by construction. Last, a gap whose lines are known and cost no
 //! more than its marker is shown instead.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use super::library;
 use super::render::{self, LeftOut, Omitted, Tier};
@@ -59,6 +59,10 @@ const HEADLINE_SPAN: u64 = 3;
 const FAILING_SUMMARIES: usize = 8;
 /// Other summary lines taken after the errors, the last ones first.
 const OTHER_SUMMARIES: usize = 4;
+
+/// Repeated lines in a row, this many or more, are left to a marker when the rest of the
+/// budget is filled (a second copy of a trace says nothing the first did not).
+const REPEAT_RUN: usize = 3;
 
 /// The plan, or `None` when not even the last line fits.
 #[must_use]
@@ -105,7 +109,7 @@ pub fn plan(
 
     // 1. The last lines, and the first few.
     let run = lines_within(tail.iter().rev(), budget * TAIL_FIRST_EIGHTHS / 8).max(1);
-    let mut back: Vec<Kept> = tail.iter().rev().cloned().collect();
+    let back: Vec<Kept> = tail.iter().rev().cloned().collect();
     if sel.take_leading(&back[..run.min(back.len())]) == 0 && !back.is_empty() {
         return None;
     }
@@ -144,12 +148,8 @@ pub fn plan(
     }
     sel.cap = None;
 
-    // 6. The rest of the budget: the tail going back, then the head.
-    let tail_start = sel.shown.keys().next_back().map_or(0, |&no| no);
-    let run_start = run_start(&sel, tail_start);
-    back.retain(|k| k.no < run_start);
-    sel.take_leading(&back);
-    sel.take_leading(&head);
+    // 6. The rest of the budget.
+    fill(&mut sel, back, &head);
 
     // Gaps whose lines are known and cost no more than their markers.
     let known = known_lines(&head, &tail, &found);
@@ -183,6 +183,51 @@ pub fn plan(
         omitted: layout.omitted,
         omitted_chars: layout.omitted_chars,
     })
+}
+
+/// The rest of the budget: the tail going `back` from the shown lines, less runs of lines
+/// that repeat ones shown, then the `head` (whose first lines say what ran and how).
+fn fill(sel: &mut Selection, mut back: Vec<Kept>, head: &[Kept]) {
+    let tail_start = sel.shown.keys().next_back().map_or(0, |&no| no);
+    let run_start = run_start(sel, tail_start);
+    back.retain(|k| k.no < run_start);
+    let mut seen: HashSet<String> = sel
+        .shown
+        .values()
+        .map(|(k, _)| k.text.to_string())
+        .collect();
+    sel.take_leading(&without_repeats(&back, &mut seen));
+    sel.take_leading(head);
+}
+
+/// `lines` (adjacent in the input, in either order) less each run of `REPEAT_RUN` or more
+/// lines that only repeat lines of `seen` (blank lines among them), which gains what they
+/// hold. Shorter repeats stay: a marker would cost about as much, and a log that alternates a
+/// timestamp with its message would be shown in shreds.
+fn without_repeats(lines: &[Kept], seen: &mut HashSet<String>) -> Vec<Kept> {
+    let repeat: Vec<bool> = lines
+        .iter()
+        .map(|k| k.text.trim().is_empty() || !seen.insert(k.text.to_string()))
+        .collect();
+    let mut kept = Vec::with_capacity(lines.len());
+    let mut at = 0;
+    while at < lines.len() {
+        let end = (at..lines.len())
+            .find(|&i| !repeat[i] || (i > at && lines[i].no.abs_diff(lines[i - 1].no) != 1))
+            .unwrap_or(lines.len());
+        let run = &lines[at..end];
+        let repeated = run.iter().filter(|k| !k.text.trim().is_empty()).count();
+        if repeated < REPEAT_RUN {
+            kept.extend_from_slice(run);
+        }
+        if end < lines.len() && !repeat[end] {
+            kept.push(lines[end].clone());
+            at = end + 1;
+        } else {
+            at = end.max(at + 1);
+        }
+    }
+    kept
 }
 
 /// How many of `lines` fit in `room` characters, each with its `'\n'`.
