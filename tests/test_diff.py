@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import shapeclip
-from helpers import assert_every_path_agrees
+from helpers import assert_every_path_agrees, streamed
 
 pytestmark = pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
 
@@ -118,3 +118,87 @@ def test_stream_equals_one_shot(text: str, budget: int) -> None:
 def test_a_small_diff_that_fits_is_untouched() -> None:
     text = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"
     assert shapeclip.compress(text, "bash", 4000) == text
+
+
+@st.composite
+def long_logs(draw: st.DrawFn) -> str:
+    """A `git log -p` of 45 to 90 commits, each of one to three files of one to three hunks of
+    20 to 40 lines: headers past four times a budget of 4,000."""
+    shift = draw(st.integers(0, len(BODY_LINES) - 1))
+    out = []
+    hunk_sizes = st.lists(st.integers(20, 40), min_size=1, max_size=3)
+    for c, files in enumerate(draw(st.lists(st.lists(hunk_sizes, min_size=1, max_size=3), min_size=45, max_size=90))):
+        out.append(f"commit {c:040x}\nAuthor: A <a@b>\nDate:   Thu Nov 26 2026\n\n    Subject {c}\n\n")
+        for f, sizes in enumerate(files):
+            out.append(f"diff --git a/src/c{c}/m{f}.py b/src/c{c}/m{f}.py\nindex 3b18e51..a9c2f1d 100644\n")
+            out.append(f"--- a/src/c{c}/m{f}.py\n+++ b/src/c{c}/m{f}.py\n")
+            for h, size in enumerate(sizes):
+                body = [BODY_LINES[(shift + c + i) % len(BODY_LINES)] for i in range(size)]
+                old = sum(1 for line in body if not line.startswith("+"))
+                new = sum(1 for line in body if not line.startswith("-"))
+                out.append(f"@@ -{1 + 50 * h},{old} +{1 + 50 * h},{new} @@ def f{h}():\n")
+                out.extend(f"{line}\n" for line in body)
+    return "".join(out)
+
+
+BODY_LINES = [" context line", "-removed line", "+added line", "--- a removed sql comment", "+++ added", " "]
+
+
+def read_diff(text: str) -> list[str]:
+    """What each line of a diff is, read as the hunk headers' counts say: `commit`, `file`,
+    `hunk`, `+`, `-`, ` ` (a body's other lines) or `header`; the reference the counts are
+    checked against."""
+    kinds, old, new = [], 0, 0
+    for line in text.split("\n"):
+        if line.startswith("\\") and kinds and len(kinds[-1]) == 1:
+            kind = "\\"  # `\ No newline at end of file`: in the body, neither old nor new
+        elif old + new > 0:
+            kind = line[:1] if line[:1] in "+-" else " "
+            old -= kind != "+"
+            new -= kind != "-"
+        elif m := re.match(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@", line):
+            kind, old, new = "hunk", int(m[1] or 1), int(m[2] or 1)
+        else:
+            kind = "commit" if line.startswith("commit ") else "file" if line.startswith("diff ") else "header"
+        kinds.append(kind)
+    return kinds
+
+
+def diff_label(kinds: list[str]) -> str:
+    """The label of a gap that hides lines of these kinds (`kind.rs`'s `Counts::label`)."""
+    parts = [
+        f"{n:,} {noun if n == 1 else noun + 's'}" for noun in ("commit", "file", "hunk") if (n := kinds.count(noun))
+    ]
+    if any(len(k) == 1 for k in kinds):
+        parts.append(f"+{kinds.count('+'):,} -{kinds.count('-'):,}")
+    return ": " + ", ".join(parts) if parts else ""
+
+
+@settings(max_examples=25, deadline=None)
+@given(text=long_logs(), budget=st.integers(2000, 4000), cut=st.integers(1, 10**6))
+def test_headers_past_four_times_the_budget_get_names_and_exact_counts(text: str, budget: int, cut: int) -> None:
+    kinds = read_diff(text)
+    lines = text.split("\n")
+    assert sum(len(line) + 1 for line, kind in zip(lines, kinds, strict=True) if len(kind) > 1) > 4 * budget
+    result = shapeclip.compress_detailed(text, "bash", budget)
+    assert len(result.text) <= budget
+    assert result.shape == "diff", result.text
+    # Every gap's label counts exactly what it hides; the last one's is a line of its own.
+    labels = re.findall(r"^\[lines? ([\d,]+)(?:-([\d,]+))? omitted(: [^]]*)?\]$", result.text, re.MULTILINE)
+    ranges = result.omitted_ranges
+    if len(labels) < len(ranges):
+        a, b = ranges[-1]
+        labels.append((str(a), str(b), diff_label(kinds[a - 1 : b]) and "(the closing marker)"))
+    assert len(labels) == len(ranges)
+    for (first, last, label), (a, b) in zip(labels, ranges, strict=True):
+        assert (int(first.replace(",", "")), int((last or first).replace(",", ""))) == (a, b)
+        assert label == diff_label(kinds[a - 1 : b]), (label, a, b)
+    # The files named are the first ones; the rest are counted in the last gap.
+    files = [line for line, kind in zip(lines, kinds, strict=True) if kind == "file"]
+    named = [line for line in result.text.splitlines() if line.startswith("diff --git ")]
+    assert named == files[: len(named)] and named
+    a, b = ranges[-1]
+    assert kinds[a - 1 : b].count("file") == len(files) - len(named)
+    # The stream gives what one call gives, in chunks of any size.
+    chunks = [text[i : i + cut % 5000 + 1] for i in range(0, len(text), cut % 5000 + 1)]
+    assert streamed(chunks, "bash", budget) == result.text

@@ -9,7 +9,7 @@ use super::kind::{Counts, Kind};
 use crate::gapped::{Frame, marker::labelled_gap};
 use crate::plan::{LineRange, Plan};
 
-/// A line outside any hunk body, or a hunk body.
+/// A line outside any hunk body, a hunk body, or lines past the bound on what is kept.
 #[derive(Debug)]
 pub enum Item {
     Header {
@@ -27,6 +27,13 @@ pub enum Item {
         chars: u64,
         counts: Counts,
     },
+    /// Lines read after the headers passed the bound on what is kept, which no plan shows:
+    /// only what they hold is kept.
+    Counted {
+        first: u64,
+        last: u64,
+        counts: Counts,
+    },
 }
 
 impl Item {
@@ -36,7 +43,7 @@ impl Item {
                 first: *no,
                 last: *no,
             },
-            Item::Body { first, last, .. } => LineRange {
+            Item::Body { first, last, .. } | Item::Counted { first, last, .. } => LineRange {
                 first: *first,
                 last: *last,
             },
@@ -45,7 +52,9 @@ impl Item {
 
     fn counts(&self) -> Counts {
         match self {
-            Item::Header { counts, .. } | Item::Body { counts, .. } => *counts,
+            Item::Header { counts, .. }
+            | Item::Body { counts, .. }
+            | Item::Counted { counts, .. } => *counts,
         }
     }
 
@@ -58,13 +67,14 @@ impl Item {
                 chars,
                 ..
             } => Some(*chars),
-            Item::Body { text: None, .. } => None,
+            Item::Body { text: None, .. } | Item::Counted { .. } => None,
         }
     }
 
+    /// Whether a shown name starts a commit or a file here (a counted run may hold many).
     fn starts_entry(&self) -> bool {
         let counts = self.counts();
-        counts.commits + counts.files > 0
+        matches!(self, Item::Header { .. }) && counts.commits + counts.files > 0
     }
 }
 
@@ -203,8 +213,8 @@ impl Chooser<'_> {
 /// the names of every commit and file (4: with each commit's subject, 5: without) with what
 /// each holds counted in the gap after it, and then each file's hunk headers and hunks back,
 /// in order, each that fits; else the names and subjects from the first on, as many as fit,
-/// the rest counted.
-pub fn plan(items: &[Item], frame: &Frame<'_>) -> Option<Plan> {
+/// the rest counted. Steps before `first_step` are not tried: not all their lines were kept.
+pub fn plan(items: &[Item], frame: &Frame<'_>, first_step: u8) -> Option<Plan> {
     let budget = frame.budget;
     let mut before = Vec::with_capacity(items.len() + 1);
     let mut sum = Counts::default();
@@ -218,7 +228,7 @@ pub fn plan(items: &[Item], frame: &Frame<'_>) -> Option<Plan> {
         before,
         closing_len: frame.closing_len,
     };
-    let shown = (1..=3)
+    let shown = (first_step..=3)
         .find_map(|level| {
             let mut shown = chooser.mask(level);
             let used = chooser.total(&shown);
@@ -228,7 +238,7 @@ pub fn plan(items: &[Item], frame: &Frame<'_>) -> Option<Plan> {
             })
         })
         .or_else(|| {
-            (4..=5).find_map(|level| {
+            (first_step.max(4)..=5).find_map(|level| {
                 let mut shown = chooser.mask(level);
                 let used = chooser.total(&shown);
                 (used <= budget).then(|| {
@@ -271,6 +281,7 @@ fn render(chooser: &Chooser<'_>, shown: &[bool], frame: &Frame<'_>) -> Option<Pl
                 segment.push('\n');
             }
             Item::Body { text, .. } => segment.push_str(text.as_deref()?),
+            Item::Counted { .. } => return None,
         }
     }
     if let Some(start) = run {

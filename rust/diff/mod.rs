@@ -27,12 +27,22 @@ const MIN_BUDGET: u64 = 400;
 
 /// Watches an output for a unified diff, keeping its headers (up to four times the room) and
 /// its hunk bodies (up to twice the room).
+///
+/// Past four times the room no plan shows every header, so from there on only the names (and
+/// subjects) that could still all fit in the room are kept, and every other line is counted,
+/// not stored, in the gap it falls in: a `git log -p` of any length still gets its names from
+/// the first on and exact counts of the rest, in memory bounded by the room.
 #[derive(Debug)]
 pub struct DiffPlanner {
     room: u64,
     items: Vec<Item>,
-    /// Characters of the headers kept; past four times the room no plan could show them all.
+    /// Characters of the header lines read; past four times the room the planner stops
+    /// keeping what only steps 1 to 3 show.
     headers: u64,
+    /// Characters of the `Name` lines read, and of the `Name` and `Subject` lines: while one
+    /// is within the room, step 5 (names) or 4 (names and subjects) may still fit.
+    names: u64,
+    names_and_subjects: u64,
     /// Characters of the hunk bodies kept; none after twice the room.
     stored: u64,
     /// Old and new lines the open hunk still has to show.
@@ -41,7 +51,7 @@ pub struct DiffPlanner {
     file_headers: u64,
     body_lines: u64,
     reader: Reader,
-    /// Too much outside hunk bodies to keep, or a line too long to be in a patch.
+    /// Not a patch by its first lines, or a line too long to be in a patch.
     declined: bool,
 }
 
@@ -107,21 +117,70 @@ impl WholeLines for DiffPlanner {
             }
             self.reader.header(text)
         };
-        self.headers += char_count(text) + 1;
-        if self.headers > self.room.saturating_mul(4) {
-            self.declined = true;
-            return;
+        let chars = char_count(text) + 1;
+        self.headers += chars;
+        if kind == kind::Kind::Name {
+            self.names += chars;
         }
-        self.items.push(Item::Header {
-            no,
-            text: text.to_owned(),
-            kind,
-            counts,
-        });
+        if kind.kept_at(4) {
+            self.names_and_subjects += chars;
+        }
+        let kept = !self.past_bound()
+            || match kind {
+                kind::Kind::Name => self.names <= self.room,
+                kind::Kind::Subject => self.names_and_subjects <= self.room,
+                _ => false,
+            };
+        if kept {
+            self.items.push(Item::Header {
+                no,
+                text: text.to_owned(),
+                kind,
+                counts,
+            });
+        } else {
+            self.count(no, counts);
+        }
     }
 }
 
 impl DiffPlanner {
+    /// Whether the headers read are past what is kept of them (see [`DiffPlanner`]).
+    fn past_bound(&self) -> bool {
+        self.headers > self.room.saturating_mul(4)
+    }
+
+    /// The first step whose every line is kept: 1 within the bound, else 4, 5, or 6 (the
+    /// names from the first on, as many as fit) as the names and subjects, the names, or
+    /// neither fit in the room.
+    fn first_step(&self) -> u8 {
+        if !self.past_bound() {
+            1
+        } else if self.names_and_subjects <= self.room {
+            4
+        } else if self.names <= self.room {
+            5
+        } else {
+            6
+        }
+    }
+
+    /// Counts line `no`, which no plan shows, in the gap it falls in.
+    fn count(&mut self, no: u64, line: Counts) {
+        if let Some(Item::Counted { last, counts, .. }) = self.items.last_mut() {
+            if *last + 1 == no {
+                *last = no;
+                *counts = *counts + line;
+                return;
+            }
+        }
+        self.items.push(Item::Counted {
+            first: no,
+            last: no,
+            counts: line,
+        });
+    }
+
     fn body_line(&mut self, no: u64, text: &str) {
         self.body_lines += 1;
         let chars = char_count(text) + 1;
@@ -131,6 +190,10 @@ impl DiffPlanner {
             minus: u64::from(text.starts_with('-')),
             ..Counts::default()
         };
+        if self.past_bound() {
+            self.count(no, line);
+            return;
+        }
         let fits = self.stored + chars <= self.room.saturating_mul(2);
         if let Some(Item::Body {
             last,
@@ -182,6 +245,8 @@ impl Planner for DiffPlanner {
             room,
             items: Vec::new(),
             headers: 0,
+            names: 0,
+            names_and_subjects: 0,
             stored: 0,
             open: None,
             hunks: 0,
@@ -201,7 +266,7 @@ impl Planner for DiffPlanner {
             return None;
         }
         let frame = Frame::new(context, budget, Shape::Diff);
-        choose::plan(&self.items, &frame)
+        choose::plan(&self.items, &frame, self.first_step())
     }
 }
 

@@ -2,6 +2,7 @@ use std::fmt::Write;
 
 use super::*;
 use crate::engine::Engine;
+use crate::plan::LineRange;
 use crate::planner::Budget;
 use crate::profile::Profile;
 
@@ -74,6 +75,16 @@ fn hunk_counts_read_every_form() {
     assert_eq!(hunk_counts("@@ broken @@"), None);
 }
 
+/// The `diff --git`, `index` and `---`/`+++` lines of a changed file at `path`.
+fn file_header(text: &mut String, path: &str) {
+    writeln!(text, "diff --git a/{path} b/{path}").unwrap();
+    writeln!(
+        text,
+        "index 71092d0..e2a593b 100644\n--- a/{path}\n+++ b/{path}"
+    )
+    .unwrap();
+}
+
 /// `git show` of a commit whose message is long and whose `files` files each hold two hunks of
 /// 40 changed lines.
 fn git_show(files: usize) -> String {
@@ -89,13 +100,7 @@ fn git_show(files: usize) -> String {
     }
     text.push('\n');
     for f in 0..files {
-        let path = format!("python/shapeclip/module_{f}.py");
-        writeln!(
-            text,
-            "diff --git a/{path} b/{path}\nindex 71092d0..e2a593b 100644"
-        )
-        .unwrap();
-        writeln!(text, "--- a/{path}\n+++ b/{path}").unwrap();
+        file_header(&mut text, &format!("python/shapeclip/module_{f}.py"));
         for h in 0..2 {
             writeln!(
                 text,
@@ -214,4 +219,98 @@ fn a_small_overflow_keeps_every_header() {
         "{out}"
     );
     assert_eq!(out.matches("\n@@ ").count(), 3, "{out}");
+}
+
+/// `git log -p` of `commits` commits, each with a message of two paragraphs and two files of two
+/// hunks: headers many times a small budget.
+fn git_log_p(commits: usize) -> String {
+    let mut text = String::new();
+    for c in 0..commits {
+        writeln!(text, "commit {c:040x}\nAuthor: A Person <a@example.org>").unwrap();
+        writeln!(
+            text,
+            "Date:   Thu Nov 26 21:46:33 2026 +0000\n\n    Subject {c}\n"
+        )
+        .unwrap();
+        text.push_str("    Why the change was made.\n\n");
+        for f in 0..2 {
+            file_header(&mut text, &format!("src/c{c}_f{f}.rs"));
+            for h in 0..2 {
+                writeln!(text, "@@ -{0},5 +{0},5 @@ fn f{h}()", 1 + 20 * h).unwrap();
+                text.push_str(" context\n");
+                for i in 0..4 {
+                    writeln!(text, "-old {i}\n+new {i}").unwrap();
+                }
+            }
+        }
+    }
+    text
+}
+
+/// What lines `first..=last` of `text` hold, as a diff gap's label says it.
+fn counted(text: &str, range: LineRange) -> String {
+    let mut counts = kind::Counts::default();
+    let (first, last) = (range.first, range.last);
+    for line in (1..)
+        .zip(text.lines())
+        .filter_map(|(no, line)| (first..=last).contains(&no).then_some(line))
+    {
+        counts.commits += u64::from(line.starts_with("commit "));
+        counts.files += u64::from(line.starts_with("diff --git "));
+        counts.hunks += u64::from(line.starts_with("@@ "));
+        let body = !line.starts_with("+++ ") && !line.starts_with("--- ");
+        counts.plus += u64::from(body && line.starts_with('+'));
+        counts.minus += u64::from(body && line.starts_with('-'));
+        // The only line of a hunk body that is neither added nor removed.
+        let context = line == " context";
+        counts.body_lines += u64::from(context || body && line.starts_with(['+', '-']));
+    }
+    counts.label()
+}
+
+#[test]
+fn headers_past_four_times_the_room_still_get_the_names_and_exact_counts() {
+    let text = git_log_p(60);
+    let headers: usize = text
+        .lines()
+        .filter(|l| {
+            !l.starts_with([' ', '+', '-']) || l.starts_with("+++ ") || l.starts_with("--- ")
+        })
+        .map(|l| l.len() + 1)
+        .sum();
+    assert!(headers > 4 * 2000, "{headers}");
+    let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
+    let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
+    engine.feed_str(&text);
+    let plan = engine.finish().plan;
+    let out = plan.render();
+    assert_eq!(plan.shape, Shape::Diff, "{out}");
+    assert!(out.chars().count() <= 2000, "{out}");
+    // The names from the first on, as many as fit, the rest one gap above the closing marker.
+    let named = out.matches("diff --git ").count();
+    assert!(named >= 4, "{out}");
+    for n in 0..named {
+        let path = format!("src/c{}_f{}.rs", n / 2, n % 2);
+        assert!(
+            out.contains(&format!("diff --git a/{path} b/{path}\n")),
+            "{path}\n{out}"
+        );
+    }
+    assert!(out.starts_with("commit 0000"), "{out}");
+    let last = *plan.omitted.last().unwrap();
+    assert_eq!(last.last, text.lines().count() as u64);
+    let rest = format!(" omitted{}]\n[shapeclip: ", counted(&text, last));
+    assert!(out.contains(&rest), "{rest}\n{out}");
+    assert!(
+        rest.contains(" commits, ") && rest.contains(" files, "),
+        "{rest}"
+    );
+    // Every gap says exactly what it hides.
+    for range in &plan.omitted {
+        let label = counted(&text, *range);
+        assert!(
+            out.contains(&format!("{label}]\n")),
+            "{range:?} {label}\n{out}"
+        );
+    }
 }
