@@ -99,6 +99,39 @@ impl<'a> Shown<'a> {
         }
     }
 
+    /// The line `raw`, which the look-ahead read as `cleaned`.
+    #[must_use]
+    pub fn cleaned(raw: &'a str, cleaned: &'a Cleaned) -> Self {
+        let state = &raw[cleaned.state.0..cleaned.state.1];
+        Shown {
+            raw,
+            state,
+            text: Cow::Borrowed(cleaned.text.as_deref().unwrap_or(state)),
+            escaped: cleaned.escaped,
+            framed: cleaned.framed,
+            chars: None,
+            continues: None,
+            key: None,
+        }
+    }
+
+    /// What the look-ahead read of the line, for the planner: [`Shown::cleaned`] gives it back.
+    #[must_use]
+    pub(super) fn into_cleaned(self) -> Cleaned {
+        // The state is what is left of the raw line before its last '\r's, after its other ones.
+        let end = self.raw.trim_end_matches('\r').len();
+        let start = end - self.state.len();
+        Cleaned {
+            state: (start, end),
+            text: match self.text {
+                Cow::Owned(text) => Some(text),
+                Cow::Borrowed(_) => None,
+            },
+            escaped: self.escaped,
+            framed: self.framed,
+        }
+    }
+
     /// The line `raw`, which the look-ahead read as `plain`.
     #[must_use]
     pub fn read(raw: &'a str, plain: Plain) -> Self {
@@ -135,13 +168,15 @@ impl<'a> Shown<'a> {
     /// [`classify`] of the raw line.
     #[must_use]
     pub fn class(&self) -> Class {
-        self.class_after(0)
+        self.class_after(0, false)
     }
 
-    /// [`Shown::class`] of a raw line in which no keyword starts before byte `quiet`.
-    pub(super) fn class_after(&self, quiet: usize) -> Class {
+    /// [`Shown::class`] of a raw line in which no keyword starts before byte `quiet`; `hit`
+    /// says that the prefilter's scan found a pattern in it, which spares a line with escapes
+    /// the search for one (see `escapes_hide_nothing`).
+    pub(super) fn class_after(&self, quiet: usize, hit: bool) -> Class {
         if self.raw.len() <= CLASSIFY_PREFIX {
-            if self.escaped && !holds_pattern(self.raw) {
+            if self.escaped && !hit && !holds_pattern(self.raw) {
                 return Class::Other;
             }
             // The raw line's offsets are the shown line's only when it shows as it is.
@@ -151,6 +186,19 @@ impl<'a> Shown<'a> {
             classify(self.raw)
         }
     }
+}
+
+/// What the look-ahead read of a line that does not show as it is (escapes, carriage returns),
+/// so that the planner need not clean it again: on a coloured CI log nearly every line the
+/// look finds is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cleaned {
+    /// Where its last state starts and ends in the raw line.
+    state: (usize, usize),
+    /// The state without its escapes, if it had any.
+    text: Option<String>,
+    escaped: bool,
+    framed: usize,
 }
 
 /// What the look-ahead read of a line that shows as it is (no escape, no carriage return),
@@ -335,6 +383,37 @@ mod tests {
             Class::Other,
             "directory lines"
         );
+    }
+
+    /// The planner reads a line the look-ahead cleaned as it would have read it itself.
+    #[test]
+    fn a_cleaned_line_reads_as_the_line() {
+        for raw in [
+            "plain error: x",
+            "error: x\r",
+            "error: x\r\r",
+            "progress 10%\rerror: x\r",
+            "\x1b[1m        except MaxRetryError as e:\x1b[0m\r",
+            "\x1b[0m[\x1b[33mwarn\x1b[0m] \x1b[0m   * x\x1b[0m\r",
+            "old\r\x1b[31mE       assert 1 == 2\x1b[0m",
+            "2024-01-01T00:00:00.0000000Z \x1b[31merror\x1b[0m: x\r",
+            "\r\r",
+            "",
+        ] {
+            let new = Shown::new(raw);
+            let cleaned = Shown::new(raw).into_cleaned();
+            let read = Shown::cleaned(raw, &cleaned);
+            assert_eq!(
+                (read.state, &*read.text, read.escaped, read.framed),
+                (new.state, &*new.text, new.escaped, new.framed),
+                "{raw:?}"
+            );
+            assert_eq!(
+                (read.shows_raw(), read.chars(), read.class()),
+                (new.shows_raw(), new.chars(), new.class()),
+                "{raw:?}"
+            );
+        }
     }
 
     #[test]

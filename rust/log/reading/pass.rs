@@ -429,9 +429,21 @@ impl Pass {
                 || memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i),
                 |c| c.end,
             );
-            let line = match (read.take(), found_line.and_then(|c| c.plain)) {
+            let line = match (read.take(), found_line) {
                 (Some((start, line)), _) if start == at => line,
-                (_, Some(plain)) => Shown::read(&text[at..end], plain),
+                (
+                    _,
+                    Some(Candidate {
+                        plain: Some(plain), ..
+                    }),
+                ) => Shown::read(&text[at..end], *plain),
+                (
+                    _,
+                    Some(Candidate {
+                        cleaned: Some(cleaned),
+                        ..
+                    }),
+                ) => Shown::cleaned(&text[at..end], cleaned),
                 _ => Shown::new(&text[at..end]),
             };
             if self.open.is_some() {

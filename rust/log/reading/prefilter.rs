@@ -13,7 +13,7 @@
 use aho_corasick::AhoCorasick;
 
 use super::class::Class;
-use super::classify::{Plain, Shown};
+use super::classify::{Cleaned, Plain, Shown};
 use super::patterns::AUTOMATA;
 use crate::sink::Lookahead;
 use crate::text::count_newlines;
@@ -98,7 +98,7 @@ impl Prefilter {
 }
 
 /// A line of a block that is not [`Class::Other`], found by the prefilter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
     /// Byte offset of the line's start in the block.
     pub start: usize,
@@ -109,6 +109,8 @@ pub struct Candidate {
     pub class: Class,
     /// What the look read of the line, if it shows as it is.
     pub plain: Option<Plain>,
+    /// What the look read of the line, if it does not.
+    pub cleaned: Option<Cleaned>,
 }
 
 impl Lookahead for Prefilter {
@@ -142,17 +144,18 @@ impl Lookahead for Prefilter {
                     counted = end + 1;
                     if class != Class::Other {
                         // Equal lines read alike, but for what comes after an error line.
-                        let plain = found
-                            .last()
-                            .filter(|c| c.start == start)
+                        let before = found.last().filter(|c| c.start == start);
+                        let plain = before
                             .and_then(|c| c.plain)
                             .map(|p| p.repeated(&text[end + 1..next_end], class));
+                        let cleaned = before.and_then(|c| c.cleaned.clone());
                         found.push(Candidate {
                             start: end + 1,
                             end: next_end,
                             line,
                             class,
                             plain,
+                            cleaned,
                         });
                     }
                     last = Some((end + 1, next_end, class));
@@ -199,16 +202,20 @@ impl Lookahead for Prefilter {
                     .saturating_sub(start + 1)
             };
             let shown = Shown::new(&text[start..end]);
-            let class = shown.class_after(quiet);
+            // A line the search found holds the pattern it hit: no pattern holds a '\n' but as
+            // its first byte, so the hit lies within the line and the '\n' before it.
+            let class = shown.class_after(quiet, !run);
             if class != Class::Other {
                 let after_error =
                     last.is_some_and(|(_, end, class)| class == Class::Error && end + 1 == start);
+                let plain = Plain::of(&shown, class, after_error);
                 found.push(Candidate {
                     start,
                     end,
                     line,
                     class,
-                    plain: Plain::of(&shown, class, after_error),
+                    plain,
+                    cleaned: plain.is_none().then(|| shown.into_cleaned()),
                 });
             }
             in_row = match class {
@@ -324,12 +331,14 @@ mod tests {
                 let after_error = want
                     .last()
                     .is_some_and(|w| w.class == Class::Error && w.line + 1 == no as u64);
+                let plain = Plain::of(&Shown::new(raw), class, after_error);
                 want.push(Candidate {
                     start,
                     end,
                     line: no as u64,
                     class,
-                    plain: Plain::of(&Shown::new(raw), class, after_error),
+                    plain,
+                    cleaned: plain.is_none().then(|| Shown::new(raw).into_cleaned()),
                 });
             }
             start = end + 1;
