@@ -8,7 +8,7 @@
 
 pub mod marker;
 
-use crate::plan::{LineRange, Piece, Plan, Shape};
+use crate::plan::{LineRange, Piece, Plan, Shape, gaps};
 use crate::planner::Context;
 use crate::sink::Block;
 use crate::text::{byte_at_char, char_count};
@@ -35,6 +35,30 @@ pub const JUDGE_AFTER: u64 = 4096;
 pub fn head_lines(text: &str, room: u64) -> &str {
     let at = byte_at_char(text, room);
     memchr::memrchr(b'\n', &text.as_bytes()[..at]).map_or("", |nl| &text[..=nl])
+}
+
+/// The omitted line ranges and the segments of shown text around them, as [`Frame::plan`]
+/// takes them, of `pieces`: ranges of whole lines (first, last, their text without the last
+/// `'\n'`), in order, of an input of `total_lines`.
+#[must_use]
+pub fn layout(pieces: &[(u64, u64, &str)], total_lines: u64) -> (Vec<LineRange>, Vec<String>) {
+    let omitted = gaps(pieces.iter().flat_map(|&(a, b, _)| a..=b), total_lines);
+    let mut segments = vec![String::new()];
+    let mut next = 1;
+    for &(first, last, text) in pieces {
+        if first > next {
+            segments.push(String::new());
+        }
+        if let Some(segment) = segments.last_mut() {
+            segment.push_str(text);
+            segment.push('\n');
+        }
+        next = last + 1;
+    }
+    if next <= total_lines {
+        segments.push(String::new());
+    }
+    (omitted, segments)
 }
 
 /// Hands each whole line of `block` to `planner` until it declines.

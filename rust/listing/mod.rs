@@ -19,7 +19,7 @@ mod map;
 mod rows;
 
 use crate::gapped::{self, Frame, WholeLines};
-use crate::plan::{LineRange, Plan, Shape, gaps};
+use crate::plan::{LineRange, Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
@@ -166,24 +166,10 @@ fn plain_head(frame: &Frame<'_>, head: &str, count: u64) -> Option<Plan> {
 
 /// The plan that shows `lines` (numbers and text, in order) and omits the rest.
 fn show<'a>(frame: &Frame<'_>, lines: impl IntoIterator<Item = (u64, &'a str)>) -> Option<Plan> {
-    let total = frame.context.totals.lines;
-    let mut shown = Vec::new();
-    let mut segments = vec![String::new()];
-    let mut next = 1;
-    for (no, text) in lines {
-        if no > next {
-            segments.push(String::new());
-        }
-        let segment = segments.last_mut()?;
-        segment.push_str(text);
-        segment.push('\n');
-        shown.push(no);
-        next = no + 1;
-    }
-    if next <= total {
-        segments.push(String::new());
-    }
-    frame.plan(gaps(shown, total), segments)
+    let pieces: Vec<(u64, u64, &str)> =
+        lines.into_iter().map(|(no, text)| (no, no, text)).collect();
+    let (omitted, segments) = gapped::layout(&pieces, frame.context.totals.lines);
+    frame.plan(omitted, segments)
 }
 
 impl Sink for ListingPlanner {

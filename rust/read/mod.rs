@@ -22,8 +22,8 @@ mod head;
 mod trim;
 mod window;
 
-use crate::gapped::Frame;
-use crate::plan::{Plan, Shape, gaps};
+use crate::gapped::{self, Frame};
+use crate::plan::{Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
 use crate::sink::{Block, Sink};
@@ -377,20 +377,14 @@ fn plan_revealing<'p>(
     folded: &[Folded<'p>],
 ) -> Option<Plan> {
     let total_lines = frame.context.totals.lines;
-    let plan = frame.plan(
-        gaps_of(&pieces, total_lines),
-        segments_of(&pieces, total_lines),
-    )?;
+    let (omitted, segments) = gapped::layout(&pieces, total_lines);
+    let plan = frame.plan(omitted, segments)?;
     let spare = frame.budget.saturating_sub(char_count(&plan.render()));
     if !reveal(folded, spare, frame.gap_len, &mut pieces) {
         return Some(plan);
     }
-    frame
-        .plan_if_fits(
-            gaps_of(&pieces, total_lines),
-            segments_of(&pieces, total_lines),
-        )
-        .or(Some(plan))
+    let (omitted, segments) = gapped::layout(&pieces, total_lines);
+    frame.plan_if_fits(omitted, segments).or(Some(plan))
 }
 
 /// A run of filler a plan omits: its first lines (all of them, or as many as were kept) and
@@ -457,31 +451,6 @@ fn reveal<'p>(
     }
     pieces.sort_by_key(|p| p.0);
     added
-}
-
-/// The omitted line ranges around `pieces` (line ranges with their text, in order).
-fn gaps_of(pieces: &[(u64, u64, &str)], total_lines: u64) -> Vec<crate::plan::LineRange> {
-    gaps(pieces.iter().flat_map(|&(a, b, _)| a..=b), total_lines)
-}
-
-/// The text of `pieces` as segments between their gaps, for [`Frame::plan`].
-fn segments_of(pieces: &[(u64, u64, &str)], total_lines: u64) -> Vec<String> {
-    let mut segments = vec![String::new()];
-    let mut next = 1;
-    for &(first, last, text) in pieces {
-        if first > next {
-            segments.push(String::new());
-        }
-        if let Some(segment) = segments.last_mut() {
-            segment.push_str(text);
-            segment.push('\n');
-        }
-        next = last + 1;
-    }
-    if next <= total_lines {
-        segments.push(String::new());
-    }
-    segments
 }
 
 impl Planner for ReadPlanner {
