@@ -116,7 +116,8 @@ def test_the_command_writes_every_line_in_order_whatever_the_workers(tmp_path: P
 
 
 def test_a_ray_data_pipeline_runs_the_same_function(tmp_path: Path) -> None:
-    ray = pytest.importorskip("ray", reason="the Ray recipe needs ray[data] (pip install '.[ray]')")
+    import ray  # a test extra, imported here: starting it takes seconds
+
     records = [{"id": i, "messages": _chat("".join(f"step {j} of {i}\n" for j in range(300 * i)))} for i in range(6)]
     given = tmp_path / "in.jsonl"
     given.write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -136,3 +137,45 @@ def test_the_workers_default_to_the_cores_this_process_may_use() -> None:
 
     expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     assert _parser().parse_args(["in.jsonl"]).workers == expected
+
+
+def test_workers_are_started_afresh_while_another_thread_runs() -> None:
+    """Forking a process that runs another thread can copy a lock that thread holds, so the
+    workers are then spawned instead; the lines are the same either way."""
+    import threading
+
+    from shapeclip.batch import _start_method
+
+    rows = ["".join(f"row {j} of {i}\n" for j in range(400 * i)) for i in range(5)]
+    given = [json.dumps({"messages": _chat(text)}) + "\n" for text in rows]
+    expected = [line.text for line in compress_lines(given, 1, BUDGET)]
+    assert _start_method().get_start_method() == ("fork" if sys.platform == "linux" else "spawn")
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert _start_method().get_start_method() == "spawn"
+        assert [line.text for line in compress_lines(given, 2, BUDGET)] == expected
+    finally:
+        release.set()
+        other.join()
+
+
+def test_an_interrupted_batch_keeps_the_lines_written_and_exits_as_a_shell_reports_sigint(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "shapeclip", "batch", "-", "-o", str(out), "--workers=2"]
+    batch = subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert batch.stdin is not None and batch.stderr is not None
+    batch.stdin.write(b'{"messages": []}\n')
+    batch.stdin.flush()
+    time.sleep(1.0)  # it waits for more input, holding a block of one line
+    os.killpg(batch.pid, signal.SIGINT)
+    try:
+        assert batch.wait(timeout=60) == 130
+    finally:
+        batch.stdin.close()
+    assert batch.stderr.read().decode().endswith("shapeclip batch: interrupted; the first 0 lines are written\n")
+    assert out.read_bytes() == b""

@@ -9,9 +9,10 @@ whole list: a result compressed when appended stays the same when the list is co
 again, so this gives each result exactly what it got at append time. A line that is not a
 conversation (not JSON, no message list, formats mixed) is written as it was, and counted.
 
-The conversations are compressed on `workers` threads: the native core plans with the GIL
-released, which is where the time goes. The lines come out in the order they went in, and a
-conversation that had nothing to compress comes out byte for byte as it went in.
+The conversations are compressed on `workers` processes, each given blocks of lines: reading
+the JSON and walking the messages is Python's work and holds the GIL, so threads could not use
+a second core for it. The lines come out in the order they went in, and a conversation that had
+nothing to compress comes out byte for byte as it went in.
 `compress_batch` is the same work for Ray Data's `map_batches` (docs/histories.md).
 """
 
@@ -29,12 +30,17 @@ from .messages import DEFAULT_MESSAGE_BUDGET, Budget, compress_messages
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from concurrent.futures import Future
+    from multiprocessing.context import BaseContext
     from typing import Any, BinaryIO
 
 #: Keys of an object whose value is the conversation's message list, in the order looked at.
 MESSAGE_KEYS = ("messages", "input")
-#: Conversations in flight per worker: enough to keep each busy, few enough to bound memory.
+#: Blocks in flight per worker: enough to keep each busy, few enough to bound memory.
 AHEAD_PER_WORKER = 2
+#: A worker is sent lines in blocks of about this many characters (a longer line is a block of
+#: its own): one line at a time, sending them to the process and back cost more than it saved.
+BLOCK_CHARS = 1 << 20
 
 
 def compress_conversation(record: Any, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> Any:
@@ -97,18 +103,67 @@ def compress_line(line: str, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> L
 
 
 def compress_lines(lines: Iterable[str], workers: int, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> Iterator[Line]:
-    """Each line compressed by `compress_line` on `workers` threads, in the order given."""
-    from collections import deque
-    from concurrent.futures import Future, ThreadPoolExecutor
-
-    with ThreadPoolExecutor(workers, thread_name_prefix="shapeclip-batch") as pool:
-        ahead: deque[Future[Line]] = deque()
+    """Each line compressed by `compress_line` on `workers` processes (one: in this process), in
+    the order given."""
+    if workers == 1:
         for line in lines:
-            ahead.append(pool.submit(compress_line, line, budget))
+            yield compress_line(line, budget)
+        return
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp_context=_start_method()) as pool:
+        ahead: deque[tuple[list[str], Future[list[_Sent]]]] = deque()
+        for block in _blocks(lines):
+            ahead.append((block, pool.submit(_compress_block, block, budget)))
             if len(ahead) >= workers * AHEAD_PER_WORKER:
-                yield ahead.popleft().result()
+                yield from _received(*ahead.popleft())
         while ahead:
-            yield ahead.popleft().result()
+            yield from _received(*ahead.popleft())
+
+
+def _blocks(lines: Iterable[str]) -> Iterator[list[str]]:
+    block: list[str] = []
+    size = 0
+    for line in lines:
+        block.append(line)
+        size += len(line)
+        if size >= BLOCK_CHARS:
+            yield block
+            block, size = [], 0
+    if block:
+        yield block
+
+
+#: A `Line` as a worker sends it back: its fields, the text None where it is the line that was
+#: sent, as most are when little is cut, so that it does not travel twice.
+_Sent = tuple[str | None, bool, int, int]
+
+
+def _compress_block(block: list[str], budget: Budget | int) -> list[_Sent]:
+    sent: list[_Sent] = []
+    for given in block:
+        line = compress_line(given, budget)
+        same = line.text == given or line.text == given + "\n"
+        sent.append((None if same else line.text, line.conversation, line.chars_in, line.chars_out))
+    return sent
+
+
+def _received(block: list[str], future: Future[list[_Sent]]) -> Iterator[Line]:
+    for given, (text, conversation, chars_in, chars_out) in zip(block, future.result(), strict=True):
+        whole = given if given.endswith("\n") else given + "\n"
+        yield Line(whole if text is None else text, conversation, chars_in, chars_out)
+
+
+def _start_method() -> BaseContext:
+    """Forking starts a worker in milliseconds, where a fresh interpreter takes about 90 ms to
+    import the package; but it is safe only on Linux, and only while this process runs no
+    other thread (one could hold a lock the copy would never see released)."""
+    import multiprocessing
+    import threading
+
+    single = sys.platform == "linux" and threading.active_count() == 1
+    return multiprocessing.get_context("fork" if single else "spawn")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -128,9 +183,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--workers",
-        type=positive("threads"),
+        type=positive("processes"),
         default=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1,
-        help="conversations compressed at once (default: the cores this process may use)",
+        help="processes compressing conversations at once (default: the cores this process may use)",
     )
     return parser
 
@@ -153,17 +208,24 @@ def run(argv: list[str]) -> int:
 
 
 def _write(lines: Iterable[Line], sink: BinaryIO) -> int:
+    """Writes `lines` and says what became of them; 130, as a shell reports SIGINT, when one
+    stops it, after the lines written so far, which are whole and the first of the input's."""
     conversations = others = chars_in = chars_out = 0
-    for number, line in enumerate(lines, 1):
-        sink.write(line.text.encode("utf-8"))
-        if line.conversation:
-            conversations += 1
-            chars_in += line.chars_in
-            chars_out += line.chars_out
-        else:
-            others += 1
-            if others <= 3:
-                sys.stderr.write(f"shapeclip batch: line {number} is not a conversation; written as it was\n")
+    try:
+        for number, line in enumerate(lines, 1):
+            sink.write(line.text.encode("utf-8"))
+            if line.conversation:
+                conversations += 1
+                chars_in += line.chars_in
+                chars_out += line.chars_out
+            else:
+                others += 1
+                if others <= 3:
+                    sys.stderr.write(f"shapeclip batch: line {number} is not a conversation; written as it was\n")
+    except KeyboardInterrupt:
+        sink.flush()
+        sys.stderr.write(f"shapeclip batch: interrupted; the first {conversations + others:,} lines are written\n")
+        return 130
     sys.stderr.write(
         f"shapeclip batch: {conversations:,} conversations, tool results {chars_in:,} -> {chars_out:,} characters"
         + (f"; {others:,} lines not conversations, written as they were\n" if others else "\n")
