@@ -236,12 +236,44 @@ impl Compressor {
     }
 }
 
+/// The store's content hash (BLAKE3), fed an output's bytes as they are stored: on a stored
+/// gigabyte, SHA-256 took 0.5 s of CPU time beside the core's 0.9 s on the same two cores.
+#[pyclass(module = "shapeclip._core")]
+struct ContentHash {
+    hasher: blake3::Hasher,
+}
+
+#[pymethods]
+impl ContentHash {
+    #[new]
+    fn new() -> Self {
+        ContentHash {
+            hasher: blake3::Hasher::new(),
+        }
+    }
+
+    #[pyo3(signature = (data, /))]
+    fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyBytes>) -> PyResult<()> {
+        let bytes = data.as_bytes();
+        let hasher = &mut self.hasher;
+        run_detached(py, || {
+            hasher.update(bytes);
+        })
+    }
+
+    /// The 64 hex digits of the hash of every byte given so far.
+    fn hexdigest(&self) -> String {
+        self.hasher.finalize().to_hex().to_string()
+    }
+}
+
 /// Whether this module was built without optimisations (benchmarks refuse to time it).
 const DEBUG_BUILD: bool = cfg!(debug_assertions);
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Compressor>()?;
+    m.add_class::<ContentHash>()?;
     m.add_class::<Report>()?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add(

@@ -5,7 +5,6 @@ other.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import re
 
@@ -13,6 +12,7 @@ from hypothesis import assume
 
 import shapeclip
 from shapeclip import api
+from shapeclip.store.writer import _content_hash
 from strategies import split
 
 CHUNK_SIZES = (1, 2, 3, 7, 4096, 65536)
@@ -126,12 +126,19 @@ def require_shape(result: shapeclip.Compressed, shape: str, possible: tuple[str,
     assume(result.shape == shape)
 
 
+def content_hash(data: bytes) -> str:
+    """The hex digits of `data`'s hash as the store computes it, which its IDs start with."""
+    _, hasher = _content_hash()
+    hasher.update(data)
+    return hasher.hexdigest()
+
+
 def twin_outputs() -> tuple[str, str, str]:
     """Two outputs whose IDs share their first four hex digits, and those digits."""
     seen: dict[str, str] = {}
     for n in itertools.count():
         text = f"twin {n}\n"
-        shared = hashlib.sha256(text.encode()).hexdigest()[:4]
+        shared = content_hash(text.encode())[:4]
         if shared in seen:
             return seen[shared], text, shared
         seen[shared] = text

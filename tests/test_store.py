@@ -49,7 +49,7 @@ def test_same_output_same_id_str_or_bytes(tmp_path: Path) -> None:
 
 def test_a_taken_prefix_lengthens_the_id_deterministically(tmp_path: Path) -> None:
     store = Store(tmp_path / "s")
-    sha = Store(tmp_path / "probe").put(TEXT).sha256
+    sha = Store(tmp_path / "probe").put(TEXT).digest.partition(":")[2]
     store.put("warm up")  # the directory exists
     (store.path / (sha[:12] + ".json")).write_text(json.dumps({"sha256": "0" * 64}))
     entry = store.put(TEXT)
@@ -100,7 +100,7 @@ def test_symlinked_entries_are_never_followed(tmp_path: Path) -> None:
     with pytest.raises(Evicted):
         store.get(entry.id)
     # A planted metadata symlink is someone else's name: the new entry takes a longer ID.
-    sha = Store(tmp_path / "probe").put("other\n").sha256
+    sha = Store(tmp_path / "probe").put("other\n").digest.partition(":")[2]
     (store.path / (sha[:12] + ".json")).symlink_to(secret)
     assert store.put("other\n").id == sha[:13]
     assert secret.read_text() == "secret\n"
@@ -205,7 +205,7 @@ def test_a_crash_before_the_rename_leaves_no_entry(tmp_path: Path, monkeypatch: 
     with pytest.raises(KeyboardInterrupt):
         store.put(TEXT)
     monkeypatch.undo()
-    sha = Store(tmp_path / "probe").put(TEXT).sha256
+    sha = Store(tmp_path / "probe").put(TEXT).digest.partition(":")[2]
     with pytest.raises(Evicted):
         store.get(sha[:12])
     # A writer killed outright leaves its temporary file: never served, pruned once stale.
@@ -252,7 +252,7 @@ def test_issue_27_item_8_a_long_tool_name_still_makes_a_readable_entry(tmp_path:
     store = Store(tmp_path / "s")
     entry = store.put(TEXT, tool)
     assert store.get(entry.id) == TEXT
-    assert store.put(TEXT, tool).id == entry.id == entry.sha256[:12]
+    assert store.put(TEXT, tool).id == entry.id == entry.digest.partition(":")[2][:12]
     assert entry.tool is not None and tool.startswith(entry.tool) and store.entry(entry.id).tool == entry.tool
 
 
@@ -307,3 +307,39 @@ def test_issue_27_item_5_ids_resolve_from_unique_prefixes_and_evicted_differs_fr
         Store(tmp_path / "t").resolve(shared)
     assert list(ambiguous.value.candidates) == twins
     assert str(ambiguous.value) == f"{shared} is the start of 2 IDs: {twins[0]}, {twins[1]}"
+
+
+def test_an_output_is_stored_under_its_blake3_or_without_the_core_its_sha256(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hashlib
+    import sys
+
+    import blake3
+
+    entry = Store(tmp_path / "s").put(TEXT)
+    assert entry.digest == "blake3:" + blake3.blake3(TEXT.encode()).hexdigest()
+    assert entry.id == entry.digest.removeprefix("blake3:")[:12]
+    monkeypatch.setitem(sys.modules, "shapeclip._core", None)  # its import now fails
+    old = Store(tmp_path / "old").put(TEXT)
+    assert old.digest == "sha256:" + hashlib.sha256(TEXT.encode()).hexdigest()
+    assert old.id == old.digest.removeprefix("sha256:")[:12]
+
+
+def test_entries_hashed_with_sha256_stay_readable_and_are_never_taken_for_blake3_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    with monkeypatch.context() as without_core:
+        without_core.setitem(sys.modules, "shapeclip._core", None)
+        old = Store(tmp_path / "s").put(TEXT)
+    store = Store(tmp_path / "s")
+    assert store.get(old.id) == TEXT and store.entry(old.id).digest == old.digest
+    new = store.put(TEXT)
+    assert new.digest.startswith("blake3:") and new.id != old.id and store.get(new.id) == TEXT
+    # An entry whose metadata names a SHA-256 under the new output's ID is another output.
+    other = Store(tmp_path / "t")
+    other.put("warm up")
+    (other.path / (new.id + ".json")).write_text(json.dumps({"sha256": new.digest.removeprefix("blake3:")}))
+    assert other.put(TEXT).id == new.digest.removeprefix("blake3:")[:13]

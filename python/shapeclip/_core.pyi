@@ -2,7 +2,16 @@
 
 from typing import Final, final
 
-__all__ = ["DEBUG_BUILD", "SHAPES", "Compressor", "EngineError", "PanicException", "Report", "__version__"]
+__all__ = [
+    "DEBUG_BUILD",
+    "SHAPES",
+    "Compressor",
+    "ContentHash",
+    "EngineError",
+    "PanicException",
+    "Report",
+    "__version__",
+]
 
 __version__: Final[str]
 DEBUG_BUILD: Final[bool]
@@ -42,3 +51,11 @@ class Compressor:
     ) -> Compressor: ...
     def feed(self, chunk: str | bytes) -> None: ...
     def finish(self, way_back: tuple[str, str] | None = None) -> Report: ...
+
+@final
+class ContentHash:
+    """BLAKE3, for the store's IDs."""
+
+    def __new__(cls) -> ContentHash: ...
+    def update(self, data: bytes, /) -> None: ...
+    def hexdigest(self) -> str: ...

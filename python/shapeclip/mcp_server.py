@@ -47,7 +47,7 @@ RUN_TIMEOUT = 120.0
 LIST_ENTRIES, MAX_LIST_ENTRIES = 20, 500
 #: Characters of a command or directory `list` shows.
 _CELL_CHARS = 80
-#: The widest ID the store makes (a whole SHA-256), for sizing `show`'s opening line.
+#: The widest ID the store makes (a whole hash: 64 hex digits), for sizing `show`'s opening line.
 _WIDEST_ID = 64
 #: The smallest budget a tool takes: room for its own lines (an exit status, `show`'s opening
 #: line) with some output still to go with them.

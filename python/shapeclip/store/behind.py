@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     class Hash(Protocol):
         def update(self, data: bytes, /) -> None: ...
+        def hexdigest(self) -> str: ...
 
 
 #: Chunks waiting at most; a writer that gets ahead waits for room.
