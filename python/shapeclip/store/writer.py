@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import time
@@ -131,6 +130,8 @@ def _content_hash() -> tuple[str, Hash]:
     try:
         from .._core import ContentHash
     except ImportError:
+        import hashlib  # only here: its import alone is 3 ms of a hook's start-up
+
         return "sha256", hashlib.sha256()
     return "blake3", ContentHash()
 
