@@ -17,6 +17,17 @@ pub(super) struct Prepared<'a, F> {
     pub(super) found: F,
 }
 
+/// `bytes` decoded as Python's `errors="replace"` does. Most blocks are valid UTF-8, and the
+/// standard check reads ASCII a word at a time where the lossy decoder reads a byte at a
+/// time (on a log of errors as bytes, a twentieth of the whole plan): only a block with an
+/// invalid sequence is decoded again, lossily.
+fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// Prepares one block of `bytes` (known to be UTF-8 when `valid`, and starting inside a line
 /// begun in an earlier block when `continues`) for a sink whose look-ahead is `look`.
 pub(super) fn prepare<'a, L: Lookahead>(
@@ -30,7 +41,7 @@ pub(super) fn prepare<'a, L: Lookahead>(
         // `sequence_safe_cut`, so it starts and ends on character boundaries.
         Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) })
     } else {
-        String::from_utf8_lossy(bytes)
+        decode(bytes)
     };
     // The look goes first: its scan does enough work per byte to hide the trip to memory,
     // and the counting after it, which does not, then reads the block from cache.
