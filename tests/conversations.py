@@ -281,3 +281,13 @@ RENDER: dict[str, Callable[..., list[Any]]] = {
     "openai_responses": openai_responses,
     "anthropic": anthropic_messages,
 }
+
+
+def make_chat(output: str, call_id: str = "c1") -> list[dict[str, Any]]:
+    """Chat Completions messages of one `make` call whose result is `output`."""
+    call = {"id": call_id, "type": "function", "function": {"name": "bash", "arguments": '{"command": "make"}'}}
+    return [
+        {"role": "user", "content": "build it"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": call_id, "content": output},
+    ]

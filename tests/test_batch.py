@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conversations import FORMATS, RENDER, conversations
+from conversations import FORMATS, RENDER, conversations, make_chat
 from shapeclip import compress_messages
 from shapeclip.batch import compress_batch, compress_conversation, compress_line, compress_lines
 
@@ -64,24 +64,16 @@ def test_each_line_is_its_conversation_as_compressed_at_append_time(batch: list[
 
 def test_compress_conversation_and_compress_line_agree() -> None:
     log = "".join(f"[{i:05}] compiling module_{i}.c\n" for i in range(3000)) + "error: linker failed\n"
-    record = {"id": 1, "messages": _chat(log)}
+    record = {"id": 1, "messages": make_chat(log)}
     assert json.loads(compress_line(json.dumps(record), BUDGET).text) == compress_conversation(record, BUDGET)
     with pytest.raises(ValueError, match="not a conversation"):
         compress_conversation({"messages": "x"})
 
 
-def _chat(output: str, call_id: str = "c1") -> list[dict[str, Any]]:
-    call = {"id": call_id, "type": "function", "function": {"name": "bash", "arguments": '{"command": "make"}'}}
-    return [
-        {"role": "user", "content": "build it"},
-        {"role": "assistant", "content": None, "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": call_id, "content": output},
-    ]
-
-
 def test_the_command_writes_every_line_in_order_whatever_the_workers(tmp_path: Path) -> None:
     records = [
-        {"id": i, "messages": _chat("".join(f"line {j} of run {i}\n" for j in range(200 * i + 50)))} for i in range(12)
+        {"id": i, "messages": make_chat("".join(f"line {j} of run {i}\n" for j in range(200 * i + 50)))}
+        for i in range(12)
     ]
     given = tmp_path / "in.jsonl"
     given.write_text("".join(json.dumps(r) + "\n" for r in records) + "not a conversation\n")
@@ -118,7 +110,9 @@ def test_the_command_writes_every_line_in_order_whatever_the_workers(tmp_path: P
 def test_a_ray_data_pipeline_runs_the_same_function(tmp_path: Path) -> None:
     import ray  # a test extra, imported here: starting it takes seconds
 
-    records = [{"id": i, "messages": _chat("".join(f"step {j} of {i}\n" for j in range(300 * i)))} for i in range(6)]
+    records = [
+        {"id": i, "messages": make_chat("".join(f"step {j} of {i}\n" for j in range(300 * i)))} for i in range(6)
+    ]
     given = tmp_path / "in.jsonl"
     given.write_text("".join(json.dumps(r) + "\n" for r in records))
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
@@ -133,7 +127,7 @@ def test_a_ray_data_pipeline_runs_the_same_function(tmp_path: Path) -> None:
 
 
 def test_the_workers_default_to_the_cores_this_process_may_use() -> None:
-    from shapeclip.batch import _parser
+    from shapeclip.cli_batch import _parser
 
     expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     assert _parser().parse_args(["in.jsonl"]).workers == expected
@@ -141,15 +135,18 @@ def test_the_workers_default_to_the_cores_this_process_may_use() -> None:
 
 def test_workers_are_started_afresh_while_another_thread_runs() -> None:
     """Forking a process that runs another thread can copy a lock that thread holds, so the
-    workers are then spawned instead; the lines are the same either way."""
+    workers are then spawned instead (and in this test process, whatever pyarrow or Ray
+    started); the lines are the same either way."""
     import threading
 
     from shapeclip.batch import _start_method
 
     rows = ["".join(f"row {j} of {i}\n" for j in range(400 * i)) for i in range(5)]
-    given = [json.dumps({"messages": _chat(text)}) + "\n" for text in rows]
+    given = [json.dumps({"messages": make_chat(text)}) + "\n" for text in rows]
     expected = [line.text for line in compress_lines(given, 1, BUDGET)]
-    assert _start_method().get_start_method() == ("fork" if sys.platform == "linux" else "spawn")
+    alone = "from shapeclip.batch import _start_method; print(_start_method().get_start_method())"
+    method = subprocess.run([sys.executable, "-c", alone], capture_output=True, text=True, check=True).stdout
+    assert method == ("fork\n" if sys.platform == "linux" else "spawn\n")
     release = threading.Event()
     other = threading.Thread(target=release.wait)
     other.start()

@@ -13,18 +13,17 @@ The conversations are compressed on `workers` processes, each given blocks of li
 the JSON and walking the messages is Python's work and holds the GIL, so threads could not use
 a second core for it. The lines come out in the order they went in, and a conversation that had
 nothing to compress comes out byte for byte as it went in.
-`compress_batch` is the same work for Ray Data's `map_batches` (docs/histories.md).
+`compress_batch` is the same work for Ray Data's `map_batches` (docs/histories.md), and
+`batch_parquet` for a Parquet file.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from dataclasses import dataclass
 
-from .cli_numbers import positive
 from .messages import DEFAULT_MESSAGE_BUDGET, Budget, compress_messages
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
     from concurrent.futures import Future
     from multiprocessing.context import BaseContext
-    from typing import Any, BinaryIO
+    from typing import Any
 
 #: Keys of an object whose value is the conversation's message list, in the order looked at.
 MESSAGE_KEYS = ("messages", "input")
@@ -158,76 +157,43 @@ def _received(block: list[str], future: Future[list[_Sent]]) -> Iterator[Line]:
 def _start_method() -> BaseContext:
     """Forking starts a worker in milliseconds, where a fresh interpreter takes about 90 ms to
     import the package; but it is safe only on Linux, and only while this process runs no
-    other thread (one could hold a lock the copy would never see released)."""
+    other thread, native ones included (pyarrow's pool, say): one could hold a lock that the
+    copy would never see released."""
     import multiprocessing
-    import threading
 
-    single = sys.platform == "linux" and threading.active_count() == 1
+    single = sys.platform == "linux" and len(os.listdir("/proc/self/task")) == 1
     return multiprocessing.get_context("fork" if single else "spawn")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="shapeclip batch",
-        description="Compress the tool results of recorded conversations, one per line of a JSONL file, "
-        "as compress_messages does when each result is appended.",
-    )
-    parser.add_argument("input", metavar="IN", help="JSONL file of conversations; - reads standard input")
-    parser.add_argument("-o", "--output", metavar="OUT", default="-", help="where to write them (default: stdout)")
-    parser.add_argument(
-        "--budget",
-        type=positive("characters"),
-        default=None,
-        help=f"characters per tool result (default {DEFAULT_MESSAGE_BUDGET.per_result:,}; a turn's results share "
-        f"{DEFAULT_MESSAGE_BUDGET.per_turn // DEFAULT_MESSAGE_BUDGET.per_result} times it)",
-    )
-    parser.add_argument(
-        "--workers",
-        type=positive("processes"),
-        default=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1,
-        help="processes compressing conversations at once (default: the cores this process may use)",
-    )
-    return parser
+class Tally:
+    """What became of the lines (or rows) written, said on standard error as they go and at
+    the end."""
 
+    def __init__(self, unit: str) -> None:
+        self._unit = unit
+        self.conversations = self.others = self.chars_in = self.chars_out = 0
 
-def run(argv: list[str]) -> int:
-    import contextlib
+    def count(self, line: Line) -> None:
+        if line.conversation:
+            self.conversations += 1
+            self.chars_in += line.chars_in
+            self.chars_out += line.chars_out
+            return
+        self.others += 1
+        if self.others <= 3:
+            number = self.conversations + self.others
+            sys.stderr.write(f"shapeclip batch: {self._unit} {number} is not a conversation; written as it was\n")
 
-    parser = _parser()
-    args = parser.parse_args(argv)
-    budget = DEFAULT_MESSAGE_BUDGET if args.budget is None else args.budget
-    with contextlib.ExitStack() as files:
-        try:
-            source = sys.stdin.buffer if args.input == "-" else files.enter_context(open(args.input, "rb"))
-            sink = sys.stdout.buffer if args.output == "-" else files.enter_context(open(args.output, "wb"))
-        except OSError as exc:
-            parser.error(f"cannot open {exc.filename}: {exc.strerror}")
-        # Split at b"\n" only, so that a line that is not changed is written back as it was.
-        lines = (raw.decode("utf-8", "replace") for raw in source)
-        return _write(compress_lines(lines, args.workers, budget), sink)
-
-
-def _write(lines: Iterable[Line], sink: BinaryIO) -> int:
-    """Writes `lines` and says what became of them; 130, as a shell reports SIGINT, when one
-    stops it, after the lines written so far, which are whole and the first of the input's."""
-    conversations = others = chars_in = chars_out = 0
-    try:
-        for number, line in enumerate(lines, 1):
-            sink.write(line.text.encode("utf-8"))
-            if line.conversation:
-                conversations += 1
-                chars_in += line.chars_in
-                chars_out += line.chars_out
-            else:
-                others += 1
-                if others <= 3:
-                    sys.stderr.write(f"shapeclip batch: line {number} is not a conversation; written as it was\n")
-    except KeyboardInterrupt:
-        sink.flush()
-        sys.stderr.write(f"shapeclip batch: interrupted; the first {conversations + others:,} lines are written\n")
+    def interrupted(self) -> int:
+        """130, as a shell reports SIGINT, after saying that the first lines are written, whole."""
+        written = self.conversations + self.others
+        sys.stderr.write(f"shapeclip batch: interrupted; the first {written:,} {self._unit}s are written\n")
         return 130
-    sys.stderr.write(
-        f"shapeclip batch: {conversations:,} conversations, tool results {chars_in:,} -> {chars_out:,} characters"
-        + (f"; {others:,} lines not conversations, written as they were\n" if others else "\n")
-    )
-    return 0
+
+    def done(self) -> int:
+        others = f"; {self.others:,} {self._unit}s not conversations, written as they were" if self.others else ""
+        sys.stderr.write(
+            f"shapeclip batch: {self.conversations:,} conversations, tool results {self.chars_in:,} -> "
+            f"{self.chars_out:,} characters{others}\n"
+        )
+        return 0

@@ -69,8 +69,9 @@ tokens. (A file named like a subcommand (ledger, hook, show, store, gain, init, 
 is compressed when given as ./ledger.)
 
 shapeclip batch IN.jsonl compresses the tool results of recorded conversations, one per line
-(OpenAI Chat Completions, OpenAI Responses or Anthropic messages), as compress_messages does
-when each result is appended, on every core; shapeclip batch --help says more.
+(OpenAI Chat Completions, OpenAI Responses or Anthropic messages), or one per row of a
+.parquet file, as compress_messages does when each result is appended, on every core;
+shapeclip batch --help says more.
 
 shapeclip gain prints what the command line, the hooks and shapeclip mcp saved, in characters
 and estimated tokens, in all, per tool, per day and per project, less what shapeclip show gave
@@ -127,7 +128,7 @@ def _parser() -> argparse.ArgumentParser:
         "       %(prog)s store [--stats | --list | --prune | --clear]\n"
         "       %(prog)s ledger PATH\n"
         "       %(prog)s gain [--days N] [--json]\n"
-        "       %(prog)s batch IN.jsonl [-o OUT.jsonl] [--budget N] [--workers N]\n"
+        "       %(prog)s batch IN.jsonl|IN.parquet [-o OUT] [--budget N] [--workers N]\n"
         "       %(prog)s hook claude-code|codex|gemini [--budget N] [--print-config]\n"
         "       %(prog)s init claude-code|codex|gemini [--project DIR] [--dry-run] [--uninstall]\n"
         "       %(prog)s mcp",
@@ -268,9 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["ledger"]:
         return _print_ledger(argv[1:])
     if argv[:1] == ["batch"]:
-        from . import batch
+        from . import cli_batch
 
-        return batch.run(argv[1:])
+        return cli_batch.run(argv[1:])
     if argv[:1] == ["gain"]:
         from . import cli_gain
 
