@@ -103,7 +103,9 @@ def compress_line(line: str, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> L
 
 def compress_lines(lines: Iterable[str], workers: int, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> Iterator[Line]:
     """Each line compressed by `compress_line` on `workers` processes (one: in this process), in
-    the order given."""
+    the order given. Where the workers are spawned rather than forked (`_start_method`), they
+    import the caller's main module, so a script calls this under `if __name__ == "__main__":`,
+    as for any process pool."""
     if workers == 1:
         for line in lines:
             yield compress_line(line, budget)
