@@ -98,6 +98,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::ffi;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
 
@@ -109,6 +111,8 @@ pub use profile::{Profile, ToolKind};
 pub use sink::{Block, Lookahead, Sink, Totals};
 pub use way_back::WayBack;
 pub use window::Window;
+
+use text::code_points::push_code_points;
 
 create_exception!(
     _core,
@@ -201,17 +205,18 @@ impl Compressor {
         })
     }
 
-    fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Returns whether `chunk` held a lone surrogate, which the engine read as U+FFFD. After
+    /// an error the compressor is spent: part of the chunk may have been read.
+    fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<bool> {
         let engine = self
             .engine
             .as_mut()
             .ok_or_else(|| to_py_err(&Error::Finished))?;
         let result = if let Ok(s) = chunk.cast::<PyString>() {
-            let text = s.to_str()?;
-            run_detached(py, || engine.feed_str(text))
+            feed_text(engine, s)
         } else if let Ok(b) = chunk.cast::<PyBytes>() {
             let bytes = b.as_bytes();
-            run_detached(py, || engine.feed_bytes(bytes))
+            run_detached(py, || engine.feed_bytes(bytes)).map(|()| false)
         } else {
             return Err(PyTypeError::new_err("chunk must be str or bytes"));
         };
@@ -265,6 +270,67 @@ impl ContentHash {
     fn hexdigest(&self) -> String {
         self.hasher.finalize().to_hex().to_string()
     }
+}
+
+/// Characters of a `str` outside ASCII taken from it at a time: their code points (4 bytes
+/// each) and their UTF-8 stay in a core's cache while they are written and read.
+const STR_PIECE: usize = 1 << 16;
+
+/// Feeds a `str` and returns whether it held a lone surrogate. An ASCII `str` is read where it
+/// lies: its characters are its UTF-8. Any other is read in pieces of [`STR_PIECE`]
+/// characters, each written as UTF-8 by [`push_code_points`] with the GIL released, rather
+/// than by Python, which encodes a character at a time and keeps the UTF-8 copy of the whole
+/// `str` for as long as the caller holds it.
+fn feed_text(engine: &mut Engine, text: &Bound<'_, PyString>) -> PyResult<bool> {
+    let py = text.py();
+    if text.call_method0(intern!(py, "isascii"))?.is_truthy()? {
+        let text = text.to_str()?;
+        return run_detached(py, || engine.feed_str(text)).map(|()| false);
+    }
+    let len = text.len()?;
+    let mut points = Vec::with_capacity(STR_PIECE.min(len));
+    let mut utf8 = String::new();
+    let mut surrogates = false;
+    for start in (0..len).step_by(STR_PIECE) {
+        code_points(text, start, len.min(start + STR_PIECE), &mut points)?;
+        run_detached(py, || {
+            utf8.clear();
+            surrogates |= push_code_points(&mut utf8, &points);
+            engine.feed_str(&utf8);
+        })?;
+    }
+    Ok(surrogates)
+}
+
+/// Sets `points` to the code points of `text[start..end]`.
+fn code_points(
+    text: &Bound<'_, PyString>,
+    start: usize,
+    end: usize,
+    points: &mut Vec<u32>,
+) -> PyResult<()> {
+    let py = text.py();
+    let index = |i: usize| ffi::Py_ssize_t::try_from(i).expect("a str's length fits its index");
+    // SAFETY: `text` is a live `str` and `start <= end <= len(text)`; the new reference is owned.
+    let piece = unsafe {
+        Bound::from_owned_ptr_or_err(
+            py,
+            ffi::PyUnicode_Substring(text.as_ptr(), index(start), index(end)),
+        )?
+    };
+    points.clear();
+    points.reserve(end - start);
+    // SAFETY: `points` has room for the piece's `end - start` characters, and no terminating
+    // NUL is asked for; on success every one of them is written.
+    unsafe {
+        let written =
+            ffi::PyUnicode_AsUCS4(piece.as_ptr(), points.as_mut_ptr(), index(end - start), 0);
+        if written.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        points.set_len(end - start);
+    }
+    Ok(())
 }
 
 /// Whether this module was built without optimisations (benchmarks refuse to time it).

@@ -124,13 +124,12 @@ def test_issue_11_a_str_refused_for_a_lone_surrogate_is_fed_and_stored_replaced(
     assert streamed([text[:5000], text[5000:]], "bash", 2_000) == shapeclip.compress(replaced, "bash", 2_000)
 
 
-def test_issue_30_a_long_str_outside_ascii_is_fed_in_slices_and_keeps_no_copy(tmp_path: Path) -> None:
-    # Python keeps the UTF-8 copy it makes of a str for the core with the str; fed in slices,
-    # each slice's copy goes with it. The slices, a lone surrogate in one of them, the stored
-    # copy and the counts must all come out as one piece of the replaced text would.
+def test_issue_30_a_long_str_outside_ascii_is_read_in_pieces_and_keeps_no_copy(tmp_path: Path) -> None:
+    # Python would keep a UTF-8 copy of the whole str with it; the core reads its characters a
+    # piece at a time instead. The pieces, a lone surrogate in one of them, the stored copy and
+    # the counts must all come out as one piece of the replaced text would.
     line = "caf\u00e9 \u6784\u5efa build step ok\n"
-    text = line * (3 * api._STR_SLICE // len(line)) + "a\ud800b\n" + line * 1000
-    assert len(text) > 3 * api._STR_SLICE
+    text = line * (3_000_000 // len(line)) + "a\ud800b\n" + line * 1000
     replaced = text.replace("\ud800", "\ufffd")
     size = sys.getsizeof(text)
     store = shapeclip.Store(tmp_path / "store")
@@ -143,3 +142,26 @@ def test_issue_30_a_long_str_outside_ascii_is_fed_in_slices_and_keeps_no_copy(tm
         len(text),
         expected.input_lines,
     )
+
+
+# Characters of any kind, lone surrogates included, and a prefix that moves them across the
+# core's pieces of a str (65,536 characters).
+_ANY_CHARACTER = st.characters(exclude_categories=())
+
+
+@given(
+    st.text(_ANY_CHARACTER, max_size=40),
+    st.integers(0, 140_000),
+    st.sampled_from(["a", "\u00e9", "\u2502", "\U0001f600"]),
+    st.integers(1, 3_000),
+)
+def test_issue_30_the_core_reads_a_str_as_its_utf8_with_lone_surrogates_replaced(
+    tail: str, pad: int, filler: str, copies: int
+) -> None:
+    if api._core is None:
+        pytest.skip("the native core is not built")
+    text = filler * pad + tail * copies
+    core = api._core.Compressor(budget=len(text) + 1, kind="other", tool=None, head_weight=1, tail_weight=1)
+    assert core.feed(text) == (api._valid_str(text) != text)
+    report = core.finish()
+    assert (report.text, report.input_chars) == (api._valid_str(text), len(text))

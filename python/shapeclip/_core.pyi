@@ -49,7 +49,8 @@ class Compressor:
     def __new__(
         cls, *, budget: int, kind: str, tool: str | None, head_weight: int, tail_weight: int, digest_room: int = 0
     ) -> Compressor: ...
-    def feed(self, chunk: str | bytes) -> None: ...
+    def feed(self, chunk: str | bytes) -> bool:
+        """Whether `chunk` held a lone surrogate, read as U+FFFD."""
     def finish(self, way_back: tuple[str, str] | None = None) -> Report: ...
 
 @final

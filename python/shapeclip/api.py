@@ -29,7 +29,6 @@ from .store.keep import Keeper, Kept
 if TYPE_CHECKING:  # imported where used: the digest's machinery only when a digest is given, the
     # store's only when a store is, the pure-Python clip only when the core cannot plan
     import logging
-    from collections.abc import Iterator
 
     from . import fallback
     from .digest.request import Digest
@@ -137,33 +136,10 @@ def _valid(chunk: str | bytes) -> str | bytes:
 
 
 def _fed(core: _core.Compressor, chunk: str | bytes) -> str | bytes:
-    """Feeds `chunk` to the core and returns it as fed: made `_valid` only when the core refused
-    it. The core encodes a `str` to UTF-8 before reading any of it and refuses one holding a lone
-    surrogate with its state untouched, so a valid chunk is never scanned here (on non-ASCII text
-    that scan took longer than the compression)."""
-    whole = True
-    for piece in _str_slices(chunk):
-        try:
-            core.feed(piece)
-        except UnicodeEncodeError:
-            core.feed(_valid(piece))
-            whole = False
-    return chunk if whole else _valid(chunk)
-
-
-#: Characters of a `str` outside ASCII fed at a time. Python encodes such a `str` to UTF-8 for
-#: the core and keeps the copy with it: of 100 MB, a copy held as long as the caller holds the
-#: text, written to memory and read back. A slice's copy is read while it is still in cache,
-#: and goes with the slice (twice as fast, and linear in the size).
-_STR_SLICE = 1 << 20
-
-
-def _str_slices(chunk: str | bytes) -> Iterator[str | bytes]:
-    if isinstance(chunk, bytes) or len(chunk) <= _STR_SLICE or chunk.isascii():
-        yield chunk  # an ASCII `str` is read where it lies, with no copy
-        return
-    for start in range(0, len(chunk), _STR_SLICE):
-        yield chunk[start : start + _STR_SLICE]
+    """Feeds `chunk` to the core and returns it as fed: made `_valid` only when it held a lone
+    surrogate, which the core read as U+FFFD, so that a valid chunk is never scanned here (on
+    non-ASCII text that scan took longer than the compression)."""
+    return _valid(chunk) if core.feed(chunk) else chunk
 
 
 def _line_count(text: str) -> int:

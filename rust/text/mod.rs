@@ -6,9 +6,11 @@
 //! (the words and numbers that markers print, and their printed widths, are in
 //! [`crate::markers`]). Beside them: [`ansi`], a terminal's escape sequences and redraws, read
 //! away or kept whole; and [`cut`], where a line may be cut without splitting what a reader sees
-//! as one character (its table of combining characters is [`extenders`]).
+//! as one character (its table of combining characters is [`extenders`]); and [`code_points`],
+//! a Python `str`'s characters written as UTF-8 for the engine.
 
 pub mod ansi;
+pub mod code_points;
 pub mod cut;
 pub mod extenders;
 
