@@ -297,6 +297,7 @@ impl SearchPlanner {
     ) -> usize {
         let chars = char_count(line);
         self.grow_fold(chars + 1);
+        // Cut here, before the copy, and only here: a line may be long.
         let kept = if self.fold_possible {
             line
         } else {

@@ -494,14 +494,13 @@ impl FileTable {
         file.rows.len() - 1
     }
 
-    /// Counts a non-search line and keeps it (cut, unless `keep_all`): all of them while
-    /// `keep_all`, else the first [`MAX_OTHERS_KEPT`] and, in one more slot, the latest, which
-    /// is where a tool's closing summary ends up. Returns where it is kept.
-    pub fn other(&mut self, mut other: Other, keep_all: bool) -> usize {
+    /// Counts a non-search line and keeps it, its text already cut to its [`shown_part`]
+    /// unless `keep_all`: all of them while `keep_all`, else the first [`MAX_OTHERS_KEPT`] and,
+    /// in one more slot, the latest, which is where a tool's closing summary ends up. Returns
+    /// where it is kept.
+    pub fn other(&mut self, other: Other, keep_all: bool) -> usize {
         self.other_lines += 1;
-        if !keep_all {
-            cut_to_shown(&mut other.text);
-        }
+        debug_assert!(keep_all || shown_part(&other.text) == other.text);
         let full = !keep_all && self.others.len() > MAX_OTHERS_KEPT;
         match self.others.last_mut() {
             Some(latest) if full => *latest = other,

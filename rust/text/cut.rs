@@ -77,6 +77,11 @@ fn splits(text: &str, at: usize, whole: Whole) -> bool {
 /// Whether the end of `before`, a prefix of `text`, is inside an escape sequence that starts
 /// in its last [`MAX_SHIFT`] characters.
 fn in_escape(text: &[u8], before: &str) -> bool {
+    // Most text has no escape near the cut: its last bytes say so without decoding them.
+    let near = before.len().saturating_sub(4 * MAX_SHIFT);
+    if memchr::memrchr(b'\x1b', &before.as_bytes()[near..]).is_none() {
+        return false;
+    }
     let esc = before
         .char_indices()
         .rev()
