@@ -114,7 +114,7 @@ impl Sink for Intake {
 /// fed in a pipe's 64 KiB pieces never gave it (its 100 MB took twice as long as one call).
 /// Each chunk read so starts a helper and waits for it at its end: gathered to 1 MiB (four
 /// blocks), 64 KiB pieces still took 1.5 to 1.95 times one call; to 4 MiB, 1.0 to 1.15.
-const GATHER_BYTES: usize = 4 << 20;
+pub(crate) const GATHER_BYTES: usize = 4 << 20;
 
 /// Chunks held back until there are enough to read at once, as one stream of bytes: reading
 /// the same bytes in other pieces gives the same result (the reader's contract).
