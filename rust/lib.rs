@@ -290,7 +290,7 @@ const STR_BATCH: usize = engine::GATHER_BYTES;
 /// 10 MB often slower.
 fn feed_text(engine: &mut Engine, text: &Bound<'_, PyString>) -> PyResult<bool> {
     let py = text.py();
-    if text.call_method0(intern!(py, "isascii"))?.is_truthy()? {
+    if is_ascii(text)? {
         let text = text.to_str()?;
         return run_detached(py, || engine.feed_str(text)).map(|()| false);
     }
@@ -317,9 +317,23 @@ fn write_batches(
     let mut points = Vec::with_capacity(STR_PIECE.min(len));
     let mut utf8 = String::new();
     let mut surrogates = false;
+    let vectorised = text::code_points::vectorised();
     for start in (0..len).step_by(STR_PIECE) {
-        code_points(text, start, len.min(start + STR_PIECE), &mut points)?;
-        surrogates |= run_detached(py, || push_code_points(&mut utf8, &points))?;
+        let piece = substring(text, start, len.min(start + STR_PIECE))?;
+        // A piece that is ASCII, as most are in a log with a few characters outside it, is
+        // its own UTF-8. Without vectors, Python's encoder is as fast on text dense in such
+        // characters; it refuses a lone surrogate, which the code points' writer replaces.
+        let encoded = if !vectorised || is_ascii(&piece)? {
+            piece.to_str().ok()
+        } else {
+            None
+        };
+        if let Some(encoded) = encoded {
+            utf8.push_str(encoded);
+        } else {
+            code_points(&piece, &mut points)?;
+            surrogates |= run_detached(py, || push_code_points(&mut utf8, &points))?;
+        }
         if utf8.len() >= STR_BATCH {
             match take(utf8) {
                 Some(next) => utf8 = next,
@@ -333,33 +347,44 @@ fn write_batches(
     Ok(surrogates)
 }
 
-/// Sets `points` to the code points of `text[start..end]`.
-fn code_points(
-    text: &Bound<'_, PyString>,
+/// Whether `text` is ASCII: Python knows it without reading the text.
+fn is_ascii(text: &Bound<'_, PyString>) -> PyResult<bool> {
+    text.call_method0(intern!(text.py(), "isascii"))?
+        .is_truthy()
+}
+
+/// `text[start..end]`, a new `str`.
+fn substring<'py>(
+    text: &Bound<'py, PyString>,
     start: usize,
     end: usize,
-    points: &mut Vec<u32>,
-) -> PyResult<()> {
-    let py = text.py();
+) -> PyResult<Bound<'py, PyString>> {
     let index = |i: usize| ffi::Py_ssize_t::try_from(i).expect("a str's length fits its index");
-    // SAFETY: `text` is a live `str` and `start <= end <= len(text)`; the new reference is owned.
-    let piece = unsafe {
-        Bound::from_owned_ptr_or_err(
-            py,
+    // SAFETY: `text` is a live `str` and `start <= end <= len(text)`; the new reference is
+    // owned, and is a `str`.
+    unsafe {
+        Ok(Bound::from_owned_ptr_or_err(
+            text.py(),
             ffi::PyUnicode_Substring(text.as_ptr(), index(start), index(end)),
         )?
-    };
+        .cast_into_unchecked())
+    }
+}
+
+/// Sets `points` to the code points of `text`.
+fn code_points(text: &Bound<'_, PyString>, points: &mut Vec<u32>) -> PyResult<()> {
+    let len = text.len()?;
+    let size = ffi::Py_ssize_t::try_from(len).expect("a str's length fits its index");
     points.clear();
-    points.reserve(end - start);
-    // SAFETY: `points` has room for the piece's `end - start` characters, and no terminating
-    // NUL is asked for; on success every one of them is written.
+    points.reserve(len);
+    // SAFETY: `points` has room for the `len` characters of `text`, and no terminating NUL is
+    // asked for; on success every one of them is written.
     unsafe {
-        let written =
-            ffi::PyUnicode_AsUCS4(piece.as_ptr(), points.as_mut_ptr(), index(end - start), 0);
+        let written = ffi::PyUnicode_AsUCS4(text.as_ptr(), points.as_mut_ptr(), size, 0);
         if written.is_null() {
-            return Err(PyErr::fetch(py));
+            return Err(PyErr::fetch(text.py()));
         }
-        points.set_len(end - start);
+        points.set_len(len);
     }
     Ok(())
 }
