@@ -120,8 +120,20 @@ impl Prechecks {
             (xit, separated_digit) = (xit | found.0, separated_digit | found.1);
             at += LANES;
         }
-        // The rest, fewer than LANES + 2 bytes, padded with zero bytes, which neither start
-        // nor go on with anything looked for.
+        if at < bytes.len() && bytes.len() >= LANES + 2 {
+            // The rest, in the line's last window: places looked at twice change no answer.
+            // Only the last place but one starts a pair that this window does not hold.
+            let last = bytes.len() - (LANES + 2);
+            let found = Self::step(bytes[last..].try_into().expect("LANES + 2 bytes"));
+            let end = &bytes[bytes.len() - 2..];
+            let pair = u8::from(end[0].is_ascii_digit() && separates(end[1]));
+            return Prechecks {
+                xit: (xit | found.0) != 0,
+                separated_digit: (separated_digit | found.1 | pair) != 0,
+            };
+        }
+        // The rest of a short line, padded with zero bytes, which neither start nor go on
+        // with anything looked for.
         let mut rest = [0u8; 2 * LANES + 2];
         rest[..bytes.len() - at].copy_from_slice(&bytes[at..]);
         for window in [&rest[..LANES + 2], &rest[LANES..]] {
@@ -153,16 +165,7 @@ impl Prechecks {
         }
         let lower = |i: usize, want: u8| u8::from((window[i] | 0x20) == want);
         let digit = |b: u8| u8::from(b.wrapping_sub(b'0') < 10);
-        let separated = |b: u8| {
-            u8::from(b == b' ')
-                | u8::from(b == b'\t')
-                | u8::from(b == b'\n')
-                | u8::from(b == 0x0b)
-                | u8::from(b == 0x0c)
-                | u8::from(b == b'\r')
-                | u8::from(b == b',')
-                | u8::from(b >= 0x80)
-        };
+        let separated = |b: u8| u8::from(separates(b));
         let (mut xit, mut separated_digit) = (0u8, 0u8);
         for i in 0..LANES {
             xit |= lower(i, b'x') & lower(i + 1, b'i') & lower(i + 2, b't');
@@ -170,6 +173,12 @@ impl Prechecks {
         }
         (xit, separated_digit)
     }
+}
+
+/// Whether `b` may end a count: ASCII white space as `char::is_whitespace` has it, ',', or
+/// the first byte of a non-ASCII character (which may be white space).
+fn separates(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ' | b',') || b >= 0x80
 }
 
 /// Words that runners print after a count: `3 failed, 12 passed in 1.2s`, or `536 passed` alone.
