@@ -15,7 +15,7 @@ use super::patterns::holds_pattern;
 use super::summary::is_summary;
 use super::trace;
 use crate::text::ansi::{clean, last_state, without_escapes};
-use crate::text::char_count;
+use crate::text::{char_count, trim};
 use std::borrow::Cow;
 
 /// Bytes of a line that decide its class; the rest of a very long line is never scanned again.
@@ -255,7 +255,7 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
     } else {
         start
     };
-    let t = body.trim();
+    let t = trim(body);
     if start.starts_with("make") && t.contains(": ***") {
         return Class::Error;
     }

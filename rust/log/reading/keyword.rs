@@ -9,6 +9,7 @@
 use super::class::Class;
 use super::marks::{Marks, first_marked};
 use crate::lanes::Lanes;
+use crate::text::trim_end;
 
 /// Keywords and the class they signal. Longer forms are listed so that a match can demand a
 /// word boundary after it.
@@ -205,23 +206,6 @@ fn negated(line: &str, at: usize, end: usize) -> bool {
     after.first() == Some(&b'0') && !matches!(after.get(1), Some(b'0'..=b'9' | b'.'))
 }
 
-/// `str::trim_end`, without decoding characters while they are ASCII.
-fn trim_end(s: &str) -> &str {
-    let bytes = s.as_bytes();
-    let ascii = bytes
-        .iter()
-        .rev()
-        .take_while(|&&b| matches!(b, b'\t'..=b'\r' | b' '))
-        .count();
-    let rest = &s[..s.len() - ascii];
-    if rest.as_bytes().last().is_some_and(|&b| b >= 0x80) {
-        // Unicode white space (a no-break space) ends in a byte past ASCII.
-        rest.trim_end()
-    } else {
-        rest
-    }
-}
-
 /// Bytes of the longest word that negates a keyword after it (`without`).
 const NEGATING_WORD_BYTES: usize = 7;
 
@@ -391,7 +375,6 @@ mod tests {
         for line in word_lines(&words, 0x9e37_79b9_7f4a_7c15, 8, false).take(200_000) {
             assert_eq!(first_signal(&line), first_signal_naive(&line), "{line:?}");
             assert_eq!(previous_word(&line), previous_word_naive(&line), "{line:?}");
-            assert_eq!(trim_end(&line), line.trim_end(), "{line:?}");
             for end in (0..=line.len()).filter(|&i| line.is_char_boundary(i)) {
                 let after = line[end..].trim_start_matches([':', '=', ' ']);
                 let zero = after.starts_with('0')
