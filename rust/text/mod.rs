@@ -57,6 +57,44 @@ pub fn char_count(s: &str) -> u64 {
     count_chars_and_newlines(s.as_bytes()).0
 }
 
+/// `str::trim_start`, without decoding characters while they are ASCII: on the lines a
+/// log's look classifies, decoding each character it looked at cost more than the test.
+#[must_use]
+pub fn trim_start(s: &str) -> &str {
+    let ascii = s.bytes().take_while(|&b| is_ascii_space(b)).count();
+    let rest = &s[ascii..];
+    if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
+        // Unicode white space (a no-break space) starts with a byte past ASCII.
+        rest.trim_start()
+    } else {
+        rest
+    }
+}
+
+/// `str::trim_end`, without decoding characters while they are ASCII (see [`trim_start`]).
+#[must_use]
+pub fn trim_end(s: &str) -> &str {
+    let ascii = s.bytes().rev().take_while(|&b| is_ascii_space(b)).count();
+    let rest = &s[..s.len() - ascii];
+    if rest.as_bytes().last().is_some_and(|&b| b >= 0x80) {
+        rest.trim_end()
+    } else {
+        rest
+    }
+}
+
+/// `str::trim`, without decoding characters while they are ASCII (see [`trim_start`]).
+#[must_use]
+pub fn trim(s: &str) -> &str {
+    trim_end(trim_start(s))
+}
+
+/// `char::is_whitespace` for an ASCII byte: unlike `u8::is_ascii_whitespace`, with U+000B.
+#[must_use]
+pub fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
 /// Byte index of the start of the `n`th code point of `s`, or `s.len()` when `s` is shorter.
 #[must_use]
 pub fn byte_at_char(s: &str, n: u64) -> usize {
@@ -145,5 +183,19 @@ mod tests {
         assert_eq!(byte_at_char_from_end(s, 2), 4);
         assert_eq!(byte_at_char_from_end(s, 0), s.len());
         assert_eq!(byte_at_char_from_end(s, 9), 0);
+    }
+
+    #[test]
+    fn trims_as_the_standard_ones() {
+        let words = [
+            " ", "\t", "\r", "\n", "\x0b", "\x0c", "\x1c", "\u{a0}", "\u{3000}", "\u{e9}", "x", ":",
+        ];
+        for line in
+            crate::test_helpers::word_lines(&words, 0x2545_f491_4f6c_dd1d, 7, false).take(50_000)
+        {
+            assert_eq!(trim_start(&line), line.trim_start(), "{line:?}");
+            assert_eq!(trim_end(&line), line.trim_end(), "{line:?}");
+            assert_eq!(trim(&line), line.trim(), "{line:?}");
+        }
     }
 }

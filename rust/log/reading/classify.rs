@@ -11,11 +11,13 @@ use super::dedup::Key;
 use super::evidence::Evidence;
 use super::frame;
 use super::keyword::first_signal_from;
+use super::marks::{Marks, first_marked};
 use super::patterns::holds_pattern;
 use super::summary::is_summary;
 use super::trace;
+use crate::lanes::Lanes;
 use crate::text::ansi::{clean, last_state, without_escapes};
-use crate::text::char_count;
+use crate::text::{char_count, trim};
 use std::borrow::Cow;
 
 /// Bytes of a line that decide its class; the rest of a very long line is never scanned again.
@@ -73,7 +75,7 @@ impl<'a> Shown<'a> {
     pub fn new(raw: &'a str) -> Self {
         // Most lines hold neither an escape nor a carriage return: one search says so, and
         // such a line is its own last state and shows as it is.
-        if memchr::memchr2(0x1b, b'\r', raw.as_bytes()).is_none() {
+        if !redraws(raw) {
             return Shown {
                 raw,
                 state: raw,
@@ -188,6 +190,31 @@ impl<'a> Shown<'a> {
     }
 }
 
+/// Whether `raw` holds an escape character or a carriage return. Most lines the look reads
+/// are a few dozen bytes, over which a vector search cost more in its set-up than in the
+/// bytes it read: those are tested sixteen bytes at a time in place.
+fn redraws(raw: &str) -> bool {
+    /// Lines up to this long are tested in place.
+    const SHORT: usize = 128;
+    if raw.len() > SHORT {
+        return memchr::memchr2(0x1b, b'\r', raw.as_bytes()).is_some();
+    }
+    first_marked(raw.as_bytes(), 0, &Redraws, |_| Some(())).is_some()
+}
+
+/// The bytes that make a line show otherwise than it is: an escape, a carriage return.
+struct Redraws;
+
+impl Marks for Redraws {
+    fn lanes(&self, lanes: Lanes) -> u32 {
+        lanes.is(0x1b) | lanes.is(b'\r')
+    }
+
+    fn byte(&self, b: u8) -> bool {
+        matches!(b, 0x1b | b'\r')
+    }
+}
+
 /// What the look-ahead read of a line that does not show as it is (escapes, carriage returns),
 /// so that the planner need not clean it again: on a coloured CI log nearly every line the
 /// look finds is one.
@@ -255,7 +282,7 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
     } else {
         start
     };
-    let t = body.trim();
+    let t = trim(body);
     if start.starts_with("make") && t.contains(": ***") {
         return Class::Error;
     }
@@ -413,6 +440,26 @@ mod tests {
                 (new.shows_raw(), new.chars(), new.class()),
                 "{raw:?}"
             );
+        }
+    }
+
+    #[test]
+    fn redraws_are_found_as_a_search_finds_them() {
+        crate::log::reading::marks::assert_lanes_agree(&Redraws);
+        let words = [
+            "x",
+            " ",
+            "\x1b",
+            "\r",
+            "\u{e9}",
+            "error: y",
+            "0123456789abcdef",
+        ];
+        for line in
+            crate::test_helpers::word_lines(&words, 0x9e37_79b9_7f4a_7c15, 24, false).take(20_000)
+        {
+            let want = memchr::memchr2(0x1b, b'\r', line.as_bytes()).is_some();
+            assert_eq!(redraws(&line), want, "{line:?}");
         }
     }
 

@@ -9,6 +9,7 @@
 use super::class::Class;
 use super::marks::{Marks, first_marked};
 use crate::lanes::Lanes;
+use crate::text::trim_end;
 
 /// Keywords and the class they signal. Longer forms are listed so that a match can demand a
 /// word boundary after it.
@@ -187,9 +188,11 @@ fn standalone(line: &str, at: usize, word: &str) -> bool {
 }
 
 /// `0 errors`, `no failures`, `failed: 0`, `errors=0`, in any casing. Works on `line` as it
-/// is: lowering ASCII letters moves no word boundary, so no lowered copy is needed.
+/// is: lowering ASCII letters moves no word boundary, so no lowered copy is needed. Every
+/// line whose class a keyword decides comes here: it reads bytes, where `trim_end` and
+/// `trim_start_matches` decoded each character they looked at.
 fn negated(line: &str, at: usize, end: usize) -> bool {
-    let before = line[..at].trim_end();
+    let before = trim_end(&line[..at]);
     let negating = short_previous_word(before, NEGATING_WORD_BYTES).is_some_and(|prev_word| {
         ["0", "no", "zero", "without"]
             .iter()
@@ -198,8 +201,9 @@ fn negated(line: &str, at: usize, end: usize) -> bool {
     if negating {
         return true;
     }
-    let after = line[end..].trim_start_matches([':', '=', ' ']);
-    after.starts_with('0') && !after[1..].starts_with(|c: char| c.is_ascii_digit() || c == '.')
+    let after = &line.as_bytes()[end..];
+    let after = &after[after.iter().take_while(|b| b":= ".contains(b)).count()..];
+    after.first() == Some(&b'0') && !matches!(after.get(1), Some(b'0'..=b'9' | b'.'))
 }
 
 /// Bytes of the longest word that negates a keyword after it (`without`).
@@ -371,6 +375,18 @@ mod tests {
         for line in word_lines(&words, 0x9e37_79b9_7f4a_7c15, 8, false).take(200_000) {
             assert_eq!(first_signal(&line), first_signal_naive(&line), "{line:?}");
             assert_eq!(previous_word(&line), previous_word_naive(&line), "{line:?}");
+            for end in (0..=line.len()).filter(|&i| line.is_char_boundary(i)) {
+                let after = line[end..].trim_start_matches([':', '=', ' ']);
+                let zero = after.starts_with('0')
+                    && !after[1..].starts_with(|c: char| c.is_ascii_digit() || c == '.');
+                let before = short_previous_word(line[..end].trim_end(), NEGATING_WORD_BYTES);
+                let negating = before.is_some_and(|w| {
+                    ["0", "no", "zero", "without"]
+                        .iter()
+                        .any(|n| w.eq_ignore_ascii_case(n))
+                });
+                assert_eq!(negated(&line, end, end), negating || zero, "{line:?} {end}");
+            }
             for max in [0, 1, 3, NEGATING_WORD_BYTES] {
                 let word = previous_word_naive(&line);
                 let short = (word.len() <= max).then_some(word);

@@ -21,7 +21,7 @@ pub(super) trait Marks {
 
 /// The first `Some` that `visit` returns for the offsets of `bytes`, from `from` on, whose
 /// byte `marks` holds, visited in order; `None` when none gives one. `marks` must not hold a
-/// NUL byte: the last few bytes are tested padded with them.
+/// NUL byte: a line shorter than sixteen bytes is tested padded with them.
 pub(super) fn first_marked<T>(
     bytes: &[u8],
     from: usize,
@@ -31,11 +31,17 @@ pub(super) fn first_marked<T>(
     let mut at = from;
     while at < bytes.len() {
         let mut padded = [0u8; LANES];
-        let chunk: &[u8; LANES] = if let Some(chunk) = bytes.get(at..at + LANES) {
-            chunk.try_into().expect("LANES bytes")
+        // The last bytes of a line of at least LANES are tested as the line's last LANES,
+        // those before `at` shifted out of the mask: a copy into the padding cost as much as
+        // the compares, on every line the keyword walk reads.
+        let (chunk, shift): (&[u8; LANES], usize) = if let Some(chunk) = bytes.get(at..at + LANES) {
+            (chunk.try_into().expect("LANES bytes"), 0)
+        } else if let Some(last) = bytes.len().checked_sub(LANES) {
+            let chunk = bytes[last..].try_into().expect("LANES bytes");
+            (chunk, at - last)
         } else {
             padded[..bytes.len() - at].copy_from_slice(&bytes[at..]);
-            &padded
+            (&padded, 0)
         };
         let mut mask = match Lanes::load(chunk) {
             Some(lanes) => marks.lanes(lanes),
@@ -43,7 +49,7 @@ pub(super) fn first_marked<T>(
                 .iter()
                 .enumerate()
                 .fold(0, |mask, (i, &b)| mask | (u32::from(marks.byte(b)) << i)),
-        };
+        } >> shift;
         while mask != 0 {
             if let Some(found) = visit(at + mask.trailing_zeros() as usize) {
                 return Some(found);

@@ -10,6 +10,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use super::class::Class;
 use super::keyword::first_signal;
+use crate::lanes::Lanes;
 
 /// Runner and build-tool closing lines. `line` is the line before escapes are removed.
 pub(super) fn is_summary(line: &str, t: &str) -> bool {
@@ -119,8 +120,20 @@ impl Prechecks {
             (xit, separated_digit) = (xit | found.0, separated_digit | found.1);
             at += LANES;
         }
-        // The rest, fewer than LANES + 2 bytes, padded with zero bytes, which neither start
-        // nor go on with anything looked for.
+        if at < bytes.len() && bytes.len() >= LANES + 2 {
+            // The rest, in the line's last window: places looked at twice change no answer.
+            // Only the last place but one starts a pair that this window does not hold.
+            let last = bytes.len() - (LANES + 2);
+            let found = Self::step(bytes[last..].try_into().expect("LANES + 2 bytes"));
+            let end = &bytes[bytes.len() - 2..];
+            let pair = u8::from(end[0].is_ascii_digit() && separates(end[1]));
+            return Prechecks {
+                xit: (xit | found.0) != 0,
+                separated_digit: (separated_digit | found.1 | pair) != 0,
+            };
+        }
+        // The rest of a short line, padded with zero bytes, which neither start nor go on
+        // with anything looked for.
         let mut rest = [0u8; 2 * LANES + 2];
         rest[..bytes.len() - at].copy_from_slice(&bytes[at..]);
         for window in [&rest[..LANES + 2], &rest[LANES..]] {
@@ -134,21 +147,25 @@ impl Prechecks {
     }
 
     /// Looks at the windows that start in the first [`LANES`] bytes of `window`: whether one
-    /// is "xit", whether one is a separated digit. Every place is looked at, without an early
-    /// exit and into byte-wide accumulators, so that the loop compiles to vector code.
+    /// is "xit", whether one is a separated digit. The sixteen places are looked at at once
+    /// with vector compares of the window from its first three bytes on (see [`Lanes`]): the
+    /// compiler made the loop below take some five instructions a place, and every line the
+    /// look classifies comes here.
     fn step(window: &[u8; LANES + 2]) -> (u8, u8) {
+        let from = |i: usize| Lanes::load(window[i..i + LANES].try_into().expect("LANES bytes"));
+        if let (Some(first), Some(second), Some(third)) = (from(0), from(1), from(2)) {
+            let xit = first.folded().is(b'x') & second.folded().is(b'i') & third.folded().is(b't');
+            // ASCII white space, ',' and any byte past ASCII.
+            let separated = second.within(b'\t', b'\r' - b'\t')
+                | second.is(b' ')
+                | second.is(b',')
+                | second.within(0x80, 0x7f);
+            let digit = first.within(b'0', 9) & separated;
+            return (u8::from(xit != 0), u8::from(digit != 0));
+        }
         let lower = |i: usize, want: u8| u8::from((window[i] | 0x20) == want);
         let digit = |b: u8| u8::from(b.wrapping_sub(b'0') < 10);
-        let separated = |b: u8| {
-            u8::from(b == b' ')
-                | u8::from(b == b'\t')
-                | u8::from(b == b'\n')
-                | u8::from(b == 0x0b)
-                | u8::from(b == 0x0c)
-                | u8::from(b == b'\r')
-                | u8::from(b == b',')
-                | u8::from(b >= 0x80)
-        };
+        let separated = |b: u8| u8::from(separates(b));
         let (mut xit, mut separated_digit) = (0u8, 0u8);
         for i in 0..LANES {
             xit |= lower(i, b'x') & lower(i + 1, b'i') & lower(i + 2, b't');
@@ -156,6 +173,12 @@ impl Prechecks {
         }
         (xit, separated_digit)
     }
+}
+
+/// Whether `b` may end a count: ASCII white space as `char::is_whitespace` has it, ',', or
+/// the first byte of a non-ASCII character (which may be white space).
+fn separates(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ' | b',') || b >= 0x80
 }
 
 /// Words that runners print after a count: `3 failed, 12 passed in 1.2s`, or `536 passed` alone.

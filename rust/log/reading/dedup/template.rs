@@ -12,6 +12,7 @@
 use std::hash::Hasher;
 
 use crate::hash::FxLikeHasher;
+use crate::text::{is_ascii_space, trim_start};
 
 /// The text after a leading location such as `src/a.c:12:5: ` or `a.py:21: `.
 pub fn variant_key(text: &str) -> &str {
@@ -37,29 +38,6 @@ pub fn variant_key(text: &str) -> &str {
         end = at;
     }
     if end > 0 { trim_start(&t[end..]) } else { t }
-}
-
-/// `str::trim_start`, without decoding characters while they are ASCII.
-fn trim_start(s: &str) -> &str {
-    let bytes = s.as_bytes();
-    if !bytes
-        .first()
-        .is_some_and(|&b| is_ascii_space(b) || b >= 0x80)
-    {
-        return s;
-    }
-    let ascii = bytes.iter().take_while(|&&b| is_ascii_space(b)).count();
-    let rest = &s[ascii..];
-    if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
-        rest.trim_start()
-    } else {
-        rest
-    }
-}
-
-/// `char::is_whitespace` for an ASCII byte: unlike `u8::is_ascii_whitespace`, with U+000B.
-fn is_ascii_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
 /// The hash a variant key or a template is known by in [`super::Dedup`]'s tables: a word at a
