@@ -60,15 +60,6 @@ def conversations() -> tuple[str, list[str]]:
     return f"{len(lines)} generated conversations ({AGENTS} is not here)", lines
 
 
-def _settled_start_method() -> str:
-    """How the next run's workers will start, once the threads of the run before have ended
-    (a pool's threads outlive its shutdown by a moment), as in a `shapeclip batch` process."""
-    deadline = time.monotonic() + 1
-    while len(os.listdir("/proc/self/task")) > 1 and time.monotonic() < deadline:
-        time.sleep(0.001)
-    return _start_method().get_start_method()
-
-
 @pytest.mark.parametrize("copies", [1, 4])
 @pytest.mark.parametrize("budget", [DEFAULT_MESSAGE_BUDGET.per_result, 2_000])
 def test_two_workers_against_one(budget: int, copies: int) -> None:
@@ -81,7 +72,7 @@ def test_two_workers_against_one(budget: int, copies: int) -> None:
     methods = set()
     for _ in range(ROUNDS):
         for workers in best:
-            methods.add(_settled_start_method())
+            methods.add(_start_method().get_start_method())
             started = time.perf_counter()
             done = list(compress_lines(lines, workers, budget))
             best[workers] = min(best[workers], time.perf_counter() - started)

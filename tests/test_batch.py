@@ -176,3 +176,18 @@ def test_an_interrupted_batch_keeps_the_lines_written_and_exits_as_a_shell_repor
         batch.stdin.close()
     assert batch.stderr.read().decode().endswith("shapeclip batch: interrupted; the first 0 lines are written\n")
     assert out.read_bytes() == b""
+
+
+def test_a_second_pool_is_forked_too_once_the_first_ones_threads_have_ended() -> None:
+    """A pool's threads outlive its shutdown by a moment: a second call straight after the
+    first must not take them for another thread, and spawn (which needs the caller's main
+    module guarded) where it may fork."""
+    script = (
+        "from shapeclip.batch import _start_method, compress_lines\n"
+        "lines = ['{\"messages\": []}\\n'] * 3\n"
+        "for _ in range(20):\n"
+        "    list(compress_lines(lines, 2, 1000))\n"
+        "    print(_start_method().get_start_method())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    assert set(done.stdout.split()) == ({"fork"} if sys.platform == "linux" else {"spawn"})

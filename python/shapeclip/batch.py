@@ -163,8 +163,24 @@ def _start_method() -> BaseContext:
     copy would never see released."""
     import multiprocessing
 
-    single = sys.platform == "linux" and len(os.listdir("/proc/self/task")) == 1
-    return multiprocessing.get_context("fork" if single else "spawn")
+    alone = sys.platform == "linux" and _alone()
+    return multiprocessing.get_context("fork" if alone else "spawn")
+
+
+#: Seconds a second thread is given to end before this process counts as running two: the
+#: threads of a pool that was just shut down outlive their join by a moment.
+THREAD_END_WAIT = 0.05
+
+
+def _alone() -> bool:
+    import time
+
+    deadline = time.monotonic() + THREAD_END_WAIT
+    while len(os.listdir("/proc/self/task")) > 1:
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.001)
+    return True
 
 
 class Tally:
