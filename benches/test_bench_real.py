@@ -11,7 +11,8 @@ planner serves), since a `str` outside ASCII is the costly way in.
 
 Each line gives the MB/s (of UTF-8 bytes, best of 3) at 10 and 100 MB and the ratio of their
 times (10.0 is linear). The issue's targets on two cores: 500 MB/s for a plan, 2 GB/s for the
-clip, and linear, which is asserted as a byte of 100 MB costing at most 1.5 times a byte of
+clip (a case is held to the target of what served it: `web_fetch`'s `rg --heading` is a
+search plan, and an agent's grep too short to plan is a clip), and linear, which is asserted as a byte of 100 MB costing at most 1.5 times a byte of
 10 MB (one run on this shared machine varies by a quarter from the next). A corpus that is not
 on this machine is skipped, saying so.
 
@@ -153,7 +154,10 @@ def time_sizes(text: str, as_bytes: bool, tool: str) -> tuple[dict[str, float], 
     return {size: n_bytes[size] / seconds[size] / 1e6 for size in SIZES}, shape
 
 
-def check(label: str, mb_per_s: dict[str, float], shape: str, target: int) -> None:
+def check(label: str, mb_per_s: dict[str, float], shape: str) -> None:
+    """Fails a case below its target, which is the clip's wherever the clip served it (under any
+    tool) and a plan's wherever a planner did, or not linear."""
+    target = CLIP_TARGET_MB_PER_S if shape == "clip" else PLAN_TARGET_MB_PER_S
     time_ratio = (SIZES["100MB"] / mb_per_s["100MB"]) / (SIZES["10MB"] / mb_per_s["10MB"])
     growth = mb_per_s["10MB"] / mb_per_s["100MB"]
     print(
@@ -171,10 +175,10 @@ def check(label: str, mb_per_s: dict[str, float], shape: str, target: int) -> No
 def test_real_output_planned(case: Case, as_bytes: bool) -> None:
     mb_per_s, shape = time_sizes(case.text(), as_bytes, case.tool)
     label = f"{case.name} as {'bytes' if as_bytes else 'str'}, {case.tool}"
-    check(label, mb_per_s, shape, PLAN_TARGET_MB_PER_S)
+    check(label, mb_per_s, shape)
 
 
 @pytest.mark.parametrize("case", _params(CLIPPED))
 def test_non_ascii_str_clipped(case: Case) -> None:
     mb_per_s, shape = time_sizes(case.text(), False, CLIP_TOOL)
-    check(f"{case.name} as str, {CLIP_TOOL}", mb_per_s, shape, CLIP_TARGET_MB_PER_S)
+    check(f"{case.name} as str, {CLIP_TOOL}", mb_per_s, shape)
