@@ -12,9 +12,10 @@ planner serves), since a `str` outside ASCII is the costly way in.
 Each line gives the MB/s (of UTF-8 bytes, best of 3) at 10 and 100 MB and the ratio of their
 times (10.0 is linear). The issue's targets on two cores: 500 MB/s for a plan, 2 GB/s for the
 clip (a case is held to the target of what served it: `web_fetch`'s `rg --heading` is a
-search plan, and an agent's grep too short to plan is a clip), and linear, which is asserted as a byte of 100 MB costing at most 1.5 times a byte of
-10 MB (one run on this shared machine varies by a quarter from the next). A corpus that is not
-on this machine is skipped, saying so.
+search plan, and an agent's grep too short to plan is a clip), and linear, which is asserted
+as a byte of 100 MB costing at most 1.5 times a byte of 10 MB (one run on this shared machine
+varies by a quarter from the next). A corpus that is not on this machine is skipped, saying
+so.
 
     python -m pytest benches/test_bench_real.py -s -p no:cacheprovider
 
