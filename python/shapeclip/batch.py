@@ -84,19 +84,23 @@ class Line:
     chars_out: int = 0
 
 
+def unchanged(line: str) -> str:
+    """`line` as `compress_line` writes it when it changes nothing: its body and one newline."""
+    return line if line.endswith("\n") and not line.endswith("\n\n") else line.rstrip("\n") + "\n"
+
+
 def compress_line(line: str, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> Line:
     """One JSONL line (with or without its newline) compressed, as `shapeclip batch` does."""
-    body = line.rstrip("\n")
     try:
-        record = json.loads(body)
+        record = json.loads(line)
         key = _message_key(record)
         compressed, report = compress_messages(record if key is None else record[key], budget=budget)
     except ValueError:  # not JSON, or not a conversation: written as it was
-        return Line(body + "\n", conversation=False)
+        return Line(unchanged(line), conversation=False)
     chars_in = sum(result.chars_in for result in report.results)
     chars_out = sum(result.chars_out for result in report.results)
     if not any(result.action == "compressed" for result in report.results):
-        return Line(body + "\n", True, chars_in, chars_out)
+        return Line(unchanged(line), True, chars_in, chars_out)
     text = json.dumps(compressed if key is None else {**record, key: compressed}, ensure_ascii=False)
     return Line(text + "\n", True, chars_in, chars_out)
 
@@ -145,15 +149,14 @@ def _compress_block(block: list[str], budget: Budget | int) -> list[_Sent]:
     sent: list[_Sent] = []
     for given in block:
         line = compress_line(given, budget)
-        same = line.text == given or line.text == given + "\n"
+        same = line.text == unchanged(given)
         sent.append((None if same else line.text, line.conversation, line.chars_in, line.chars_out))
     return sent
 
 
 def _received(block: list[str], future: Future[list[_Sent]]) -> Iterator[Line]:
     for given, (text, conversation, chars_in, chars_out) in zip(block, future.result(), strict=True):
-        whole = given if given.endswith("\n") else given + "\n"
-        yield Line(whole if text is None else text, conversation, chars_in, chars_out)
+        yield Line(unchanged(given) if text is None else text, conversation, chars_in, chars_out)
 
 
 def _start_method() -> BaseContext:

@@ -21,7 +21,7 @@ from collections import deque
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from .batch import MESSAGE_KEYS, Line, Tally, compress_lines
+from .batch import MESSAGE_KEYS, Line, Tally, compress_lines, unchanged
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -106,8 +106,7 @@ def _with_column(
     nested = not (pa.types.is_string(kind) or pa.types.is_large_string(kind))
     out: list[Any] = []
     for value, sent, line in rows:
-        # What `compress_line` gives back for a row it did not change (it ends lines with one "\n").
-        if line.text == sent.rstrip("\n") + "\n":
+        if line.text == unchanged(sent):
             out.append(value)
         elif not nested:
             out.append(line.text.removesuffix("\n"))

@@ -11,6 +11,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use super::class::Class;
 use super::keyword::first_signal;
 use crate::lanes::Lanes;
+use crate::text::is_ascii_space;
 
 /// Runner and build-tool closing lines. `line` is the line before escapes are removed.
 pub(super) fn is_summary(line: &str, t: &str) -> bool {
@@ -178,7 +179,7 @@ impl Prechecks {
 /// Whether `b` may end a count: ASCII white space as `char::is_whitespace` has it, ',', or
 /// the first byte of a non-ASCII character (which may be white space).
 fn separates(b: u8) -> bool {
-    matches!(b, b'\t'..=b'\r' | b' ' | b',') || b >= 0x80
+    is_ascii_space(b) || b == b',' || b >= 0x80
 }
 
 /// Words that runners print after a count: `3 failed, 12 passed in 1.2s`, or `536 passed` alone.
