@@ -15,13 +15,11 @@ paste, naming this very shapeclip, so the harness needs no PATH of its own to fi
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import shlex
 import sys
 
-from ..cli_numbers import positive
+from ..cli_numbers import count
 from ..defaults import DEFAULT_BUDGET
 from . import claude_code, codex, gemini, opencode, output
 from .output import Cut, Settings
@@ -29,32 +27,9 @@ from .output import Cut, Settings
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
     from types import ModuleType
-    from typing import Any, NoReturn
+    from typing import Any
 
 HARNESSES: dict[str, ModuleType] = {module.NAME: module for module in (claude_code, codex, gemini, opencode)}
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(1, f"{self.prog}: error: {message}\n")
-
-
-def _parser() -> _Parser:
-    parser = _Parser(
-        prog="shapeclip hook",
-        description="Answer a Claude Code, Codex CLI, Gemini CLI or OpenCode hook event (JSON on standard "
-        "input): compress a tool's output after it ran.",
-    )
-    parser.add_argument("name", metavar="NAME", choices=sorted(HARNESSES), help=", ".join(sorted(HARNESSES)))
-    parser.add_argument(
-        "--budget",
-        type=positive("characters"),
-        default=DEFAULT_BUDGET,
-        help=f"characters per tool output (default {DEFAULT_BUDGET})",
-    )
-    parser.add_argument("--print-config", action="store_true", help="print the hook settings to paste, and exit")
-    return parser
 
 
 def answer(name: str, raw: bytes, settings: Settings) -> dict[str, Any]:
@@ -98,13 +73,33 @@ def shapeclip_argv() -> list[str]:
 
 
 def run(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
-    settings = Settings(budget=args.budget)
-    if args.print_config:
-        budget = [] if args.budget == DEFAULT_BUDGET else ["--budget", str(args.budget)]
-        hook_command = shlex.join([*shapeclip_argv(), "hook", args.name, *budget])
-        print(HARNESSES[args.name].config(hook_command))
-        return 0
-    reply = answer(args.name, sys.stdin.buffer.read(), settings)
+    installed = as_installed(argv)
+    if installed is None:
+        from .arguments import parse
+
+        args = parse(argv, sorted(HARNESSES))
+        if args.print_config:
+            import shlex
+
+            budget_args = [] if args.budget == DEFAULT_BUDGET else ["--budget", str(args.budget)]
+            hook_command = shlex.join([*shapeclip_argv(), "hook", args.name, *budget_args])
+            print(HARNESSES[args.name].config(hook_command))
+            return 0
+        installed = args.name, args.budget
+    name, budget = installed
+    reply = answer(name, sys.stdin.buffer.read(), Settings(budget=budget))
     sys.stdout.write(json.dumps(reply) + "\n")
     return 0
+
+
+def as_installed(argv: list[str]) -> tuple[str, int] | None:
+    """The harness and budget of a hook's command line as `--print-config` and `shapeclip init`
+    write it (`NAME`, or `NAME --budget N`), read without argparse: with the modules it loads,
+    argparse is about 6 ms of a start that every tool call of an agent pays. None for any
+    other command line, which argparse reads, and explains when it is wrong."""
+    if not argv or argv[0] not in HARNESSES:
+        return None
+    if len(argv) == 1:
+        return argv[0], DEFAULT_BUDGET
+    budget = count(argv[2]) if len(argv) == 3 and argv[1] == "--budget" else None
+    return None if budget is None else (argv[0], budget)

@@ -15,7 +15,6 @@ leaves the output as it was.
 from __future__ import annotations
 
 import json
-import shlex
 
 from ..defaults import DEFAULT_BUDGET
 from .output import Settings, compressed_and_stored
@@ -77,6 +76,8 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
 
 def config(hook_command: str) -> str:
     """The plugin module, naming this very shapeclip and the budget its hook command sets."""
+    import shlex  # only here: a hook answering an event needs no shlex
+
     argv = shlex.split(hook_command)
     budget = argv[argv.index("--budget") + 1] if "--budget" in argv else str(DEFAULT_BUDGET)
     return _PLUGIN.replace("__HOOK__", json.dumps(argv)).replace("__BUDGET__", budget)
