@@ -1,4 +1,4 @@
-"""Hashing and writing an entry's bytes on a thread of their own, behind the compression.
+"""Hashing and writing an entry's bytes on threads of their own, behind the compression.
 
 A long stream (`shapeclip -- CMD`, a pipe) is stored as it is compressed. On its own thread,
 the hash and the write of each chunk cost the compression no more than a core's share: both
@@ -10,9 +10,11 @@ Where the file system takes it (Linux's `O_DIRECT`), the bytes go to disk withou
 cache: through the page cache, writing a gigabyte cost more CPU time than compressing it (on
 ext4, 1.1 s of kernel time against the core's 0.9 s), and the commit's `fsync` then waited
 for all of it anyway. Direct writes must start and end on block boundaries, so the bytes are
-staged in an aligned buffer, the last block is written padded and the file cut back to size.
-Where the file system refuses them, the same bytes are written through the page cache.
-"""
+staged in aligned buffers, the last block is written padded and the file cut back to size. A
+direct write returns only once the disk has the bytes, so the full buffers are written by a
+thread of their own while the next one is hashed and staged: one after the other, the disk
+waited for the hash and the hash for the disk. Where the file system refuses direct writes,
+the same buffers are written through the page cache."""
 
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
 QUEUED = 8
 #: Bytes of one direct write: large, so that the disk is kept busy with few calls.
 STAGED = 4 << 20
+#: Staged buffers: one filling while another is written.
+BUFFERS = 2
 #: What direct writes' offsets and lengths are multiples of: a page, which every block size
 #: that Linux allows for them divides.
 ALIGN = mmap.PAGESIZE
@@ -71,35 +75,19 @@ class WriteBehind:
                 self._end()
             except BaseException as exc:
                 self._error = exc
+        if self._direct is not None:
+            self._direct.stop()  # after a failure too: its thread must not outlive the entry
 
     def _write(self, data: bytes) -> None:
+        if self._direct is not None:
+            self._direct.add(data)
+        else:
+            self._file.write(data)
         self._size += len(data)
-        direct = self._direct
-        if direct is not None:
-            try:
-                direct.add(data)
-                return
-            except OSError as exc:
-                if exc.errno != errno.EINVAL:
-                    raise
-                # The file system took the flag but not the writes: what is staged, and the
-                # rest of this chunk, go through the page cache, which `stop` put back.
-                self._direct = None
-                direct.stop()
-                data = data[direct.taken :]
-        self._file.write(data)
 
     def _end(self) -> None:
-        direct = self._direct
-        if direct is None:
-            return
-        try:
-            direct.finish(self._size)
-        except OSError as exc:
-            if exc.errno != errno.EINVAL:
-                raise
-            direct.stop()  # as in `_write`
-            os.ftruncate(self._file.fileno(), self._size)
+        if self._direct is not None:
+            self._direct.finish(self._size)
 
     def put(self, data: bytes) -> None:
         """Queues `data`; raises what an earlier chunk's hash or write raised."""
@@ -124,16 +112,25 @@ class WriteBehind:
 
 
 class _Direct:
-    """Direct writes of a file's bytes from `offset` on, staged in an aligned buffer."""
+    """Direct writes of a file's bytes from `offset` on: staged in aligned buffers, each full
+    one written by a thread of its own while the next fills."""
 
     def __init__(self, fd: int, offset: int, head: bytes) -> None:
         self._fd = fd
+        #: Where the buffer being filled goes in the file.
         self._offset = offset
-        self._staged = mmap.mmap(-1, STAGED)  # page-aligned, as direct writes need
+        self._free: queue.Queue[mmap.mmap] = queue.Queue()
+        for _ in range(BUFFERS):
+            self._free.put(mmap.mmap(-1, STAGED))  # page-aligned, as direct writes need
+        # Full buffers, their length and offset; None ends the thread.
+        self._full: queue.Queue[tuple[mmap.mmap, int, int] | None] = queue.Queue()
+        self._staged = self._free.get()
         self._staged[: len(head)] = head
         self._fill = len(head)
-        #: Bytes of the chunk being added that are staged.
-        self.taken = 0
+        self._direct = True
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="shapeclip-store-disk", daemon=True)
+        self._thread.start()
 
     @classmethod
     def start(cls, fd: int, written: int) -> _Direct | None:
@@ -153,37 +150,67 @@ class _Direct:
         return cls(fd, offset, head)
 
     def add(self, data: bytes) -> None:
-        self.taken = 0
+        taken = 0
         with memoryview(data) as view:
-            while self.taken < len(view):
+            while taken < len(view):
                 if self._fill == STAGED:
-                    self._flush(STAGED)
-                n = min(len(view) - self.taken, STAGED - self._fill)
-                self._staged[self._fill : self._fill + n] = view[self.taken : self.taken + n]
+                    self._hand_over(STAGED)
+                n = min(len(view) - taken, STAGED - self._fill)
+                self._staged[self._fill : self._fill + n] = view[taken : taken + n]
                 self._fill += n
-                self.taken += n
+                taken += n
 
-    def _flush(self, length: int) -> None:
-        done = 0
-        with memoryview(self._staged) as staged:
-            while done < length:
-                done += os.pwrite(self._fd, staged[done:length], self._offset + done)
+    def _hand_over(self, length: int) -> None:
+        """Queues the buffer being filled for writing, and takes a free one (waiting for it)."""
+        self._raise()
+        self._full.put((self._staged, length, self._offset))
         self._offset += length
         self._fill = 0
+        self._staged = self._free.get()
+
+    def _run(self) -> None:
+        while (job := self._full.get()) is not None:
+            staged, length, offset = job
+            if self._error is None:
+                try:
+                    self._write(staged, length, offset)
+                except BaseException as exc:  # raised to the stager: see `_hand_over`, `finish`
+                    self._error = exc
+            self._free.put(staged)
+
+    def _write(self, staged: mmap.mmap, length: int, offset: int) -> None:
+        done = 0
+        with memoryview(staged) as view:
+            while done < length:
+                try:
+                    done += os.pwrite(self._fd, view[done:length], offset + done)
+                except OSError as exc:
+                    if exc.errno != errno.EINVAL or not self._direct:
+                        raise
+                    # The file system took the flag but not the writes: the page cache takes
+                    # this buffer and every later one, at the same offsets.
+                    self._direct = False
+                    import fcntl
+
+                    fcntl.fcntl(self._fd, fcntl.F_SETFL, fcntl.fcntl(self._fd, fcntl.F_GETFL) & ~os.O_DIRECT)
 
     def finish(self, size: int) -> None:
-        """Writes what is staged, its last block padded, and cuts the file to `size` bytes."""
+        """Writes what is staged, its last block padded, waits for every write, and cuts the
+        file to `size` bytes."""
         if self._fill:
             padded = -(-self._fill // ALIGN) * ALIGN
             self._staged[self._fill : padded] = bytes(padded - self._fill)
-            self._flush(padded)
+            self._hand_over(padded)
+        self.stop()
+        self._raise()
         os.ftruncate(self._fd, size)
 
     def stop(self) -> None:
-        """Back to writes through the page cache, with what is staged written that way."""
-        import fcntl
+        """Returns once the buffers handed over are written, or failed."""
+        if self._thread.is_alive():
+            self._full.put(None)
+            self._thread.join()
 
-        fcntl.fcntl(self._fd, fcntl.F_SETFL, fcntl.fcntl(self._fd, fcntl.F_GETFL) & ~os.O_DIRECT)
-        with memoryview(self._staged) as staged:
-            os.pwrite(self._fd, staged[: self._fill], self._offset)
-        os.lseek(self._fd, self._offset + self._fill, os.SEEK_SET)
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise self._error
