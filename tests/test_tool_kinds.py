@@ -1,19 +1,19 @@
-"""The tool kinds are listed once, in Python (`shapeclip.profiles.ToolKind`), and the core
-knows the same names: the Rust enum's names are read from its source, so this holds without a
-build, and the built core is asked, where there is one."""
+"""The tool kinds are listed once, in Python (`shapeclip.profiles.KINDS`), and the core knows
+the same names: the Rust enum's names are read from its source, so this holds without a build,
+and the built core is asked, where there is one. The type checker's `ToolKind` repeats them."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import get_args
 
 import pytest
 
-from shapeclip import api
-from shapeclip.profiles import TOOL_PROFILES, Profile, ToolKind
+from shapeclip import api, profiles
+from shapeclip.profiles import KINDS, TOOL_PROFILES, Profile
 
-KINDS = get_args(ToolKind)
 RUST = Path(__file__).resolve().parent.parent / "rust"
 
 
@@ -53,3 +53,13 @@ def test_the_built_core_takes_each_kind_and_names_them_all_when_refusing() -> No
         api._core.Compressor(budget=10, kind="grep", tool=None, head_weight=1, tail_weight=1)
     listed = re.search(r"one of ([\w, ]+);", str(refused.value))
     assert listed is not None and listed.group(1).split(", ") == list(KINDS)
+
+
+def test_the_type_checkers_tool_kind_names_the_same_kinds() -> None:
+    tree = ast.parse(Path(profiles.__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    alias = next(
+        node for node in block.body if isinstance(node, ast.Assign) and ast.unparse(node).startswith("ToolKind")
+    )
+    assert ast.unparse(alias.value) == f"Literal[{', '.join(map(repr, KINDS))}]"
+    assert get_args(profiles.ToolKind) == KINDS  # and at run time, where it is made from them

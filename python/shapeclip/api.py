@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from .defaults import DEFAULT_BUDGET
 from .fit import fits
@@ -26,6 +25,7 @@ from .profiles import Profile, profile_for
 from .result import Compressed, DigestRequest
 from .store.keep import Keeper, Kept
 
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:  # imported where used: the digest's machinery only when a digest is given, the
     # store's only when a store is, the pure-Python clip only when the core cannot plan
     import logging

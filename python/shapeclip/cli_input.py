@@ -16,8 +16,8 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:  # subprocess only when a command is run: reading a file or a pipe needs none
     import subprocess
     from collections.abc import Callable

@@ -12,13 +12,28 @@ and taken off first; the remaining room is split in the ratio of `head` to `tail
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
 
 #: The kinds of tool: the one list of them. The core has the same names (`ToolKind` in
 #: `rust/profile.rs`; tests/test_tool_kinds.py holds the two equal) and receives the kind by name.
-ToolKind = Literal["shell", "file_read", "search", "web", "other"]
+KINDS = ("shell", "file_read", "search", "web", "other")
 
-_KINDS: tuple[str, ...] = get_args(ToolKind)
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
+if TYPE_CHECKING:
+    from typing import Literal
+
+    # `KINDS` as a type. A type checker cannot read a tuple as one, so the names are repeated,
+    # and tests/test_tool_kinds.py holds the two equal.
+    ToolKind = Literal["shell", "file_read", "search", "web", "other"]
+
+
+def __getattr__(name: str) -> object:
+    """`ToolKind` at run time, made when first asked for: importing typing costs a hook's
+    start about 2 ms, and nothing on its path needs it."""
+    if name == "ToolKind":
+        from typing import Literal
+
+        return Literal[KINDS]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -31,8 +46,8 @@ class Profile:
     tail: float
 
     def __post_init__(self) -> None:
-        if self.kind not in _KINDS:
-            raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {self.kind!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {self.kind!r}")
         if not (0 <= self.head <= 1 and 0 <= self.tail <= 1) or self.head + self.tail == 0:
             raise ValueError("head and tail must be shares between 0 and 1, not both 0")
 

@@ -7,8 +7,7 @@ imports `keep` on every compression, and only one given a store needs the rest.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
     from .root import ENV_VAR, Refused, default_path
     from .store import (

@@ -23,8 +23,8 @@ import mmap
 import os
 import queue
 import threading
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
     from typing import BinaryIO, Protocol
 

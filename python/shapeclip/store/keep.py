@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import codecs
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..fit import fits
 
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:  # a compression given no store imports none of the store's machinery
     import logging
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
     from pathlib import Path
 

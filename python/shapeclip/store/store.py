@@ -20,10 +20,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 from .root import Refused, bad_setting, default_path, open_root
 from .writer import ID_DIGITS, META, OUT, TEMP_PREFIX, Entry, EntryWriter, entry_from_meta, locked
+
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 DEFAULT_MAX_BYTES = 500 * 1000 * 1000
 #: Sets the quota of a store made without `max_bytes`: the CLI's, the hooks' and plugins'.

@@ -23,11 +23,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
 
 from .root import Refused
 
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     from .behind import Hash, WriteBehind
 
 #: Hex digits of the output's hash an ID starts with; longer only when another entry has them.
