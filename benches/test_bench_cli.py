@@ -17,7 +17,10 @@ as without; the store's quota is raised to 2 GB (`SHAPECLIP_STORE_MAX_BYTES`) so
 output is kept, and each run's copy is removed after it.
 
 Targets: each path within 1.5 times the in-process call, the store adding at most 30% to the
-same path without it, and a peak under 64 MiB.
+same path without it, and a peak under 64 MiB. Beside them, what the pipe costs alone: `cat
+FILE` into a Python that only reads it. Where the cores are fewer than the core's threads
+plus the pipe's two processes, their CPU times added, over the cores, bound how fast any path
+through a pipe can be; the benchmark prints that bound.
 """
 
 from __future__ import annotations
@@ -103,6 +106,27 @@ def run_cli(path: Path, source: str, store: Path | None) -> tuple[float, float, 
     return seconds, _children_cpu() - cpu_before, peak / 1024, out[0].decode()
 
 
+# What a pipe costs before shapeclip does anything: `cat` writing it and a reader that only
+# reads (with the pipe's buffer widened as shapeclip widens it), on the same cores as the core.
+DRAIN = (
+    "import fcntl, os\n"
+    "try:\n    fcntl.fcntl(0, fcntl.F_SETPIPE_SZ, 1 << 20)\nexcept OSError:\n    pass\n"
+    "while os.read(0, 1 << 20):\n    pass\n"
+)
+
+
+def pipe_alone(path: Path) -> tuple[float, float]:
+    """Seconds and CPU seconds (`cat`'s and the reader's) of `cat FILE | python -c DRAIN`."""
+    cpu_before = _children_cpu()
+    started = time.perf_counter()
+    cat = subprocess.Popen(["cat", str(path)], stdout=subprocess.PIPE)
+    assert cat.stdout is not None
+    drain = subprocess.Popen([sys.executable, "-c", DRAIN], stdin=cat.stdout)
+    cat.stdout.close()
+    assert drain.wait() == 0 and cat.wait() == 0
+    return time.perf_counter() - started, _children_cpu() - cpu_before
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -116,8 +140,8 @@ def _own_cpu() -> float:
 def test_a_gigabyte_through_the_cli(big_file: Path) -> None:
     data = big_file.read_bytes()
     expected = shapeclip.compress(data, "bash", BUDGET)
-    best = dict.fromkeys(["in-process", *PATHS], float("inf"))
-    cpu = dict.fromkeys(["in-process", *PATHS], float("inf"))
+    best = dict.fromkeys(["in-process", "pipe alone", *PATHS], float("inf"))
+    cpu = dict.fromkeys(["in-process", "pipe alone", *PATHS], float("inf"))
     peaks = dict.fromkeys(PATHS, 0.0)
     stored = dict.fromkeys(PATHS, 0)
     load = os.getloadavg()
@@ -127,6 +151,8 @@ def test_a_gigabyte_through_the_cli(big_file: Path) -> None:
             assert shapeclip.compress(data, "bash", BUDGET) == expected
             best["in-process"] = min(best["in-process"], time.perf_counter() - started)
             cpu["in-process"] = min(cpu["in-process"], _own_cpu() - cpu_before)
+            seconds, used = pipe_alone(big_file)
+            best["pipe alone"], cpu["pipe alone"] = min(best["pipe alone"], seconds), min(cpu["pipe alone"], used)
             for name, (source, storing) in PATHS.items():
                 store = Path(scratch) / "store" if storing else None
                 seconds, used, peak, text = run_cli(big_file, source, store)
@@ -152,6 +178,12 @@ def test_a_gigabyte_through_the_cli(big_file: Path) -> None:
             f"  {name:<22} {best[name]:6.2f} s ({GIGABYTE / best[name] / 1e6:,.0f} MB/s), "
             f"{best[name] / core:.2f}x the core, CPU {cpu[name]:.2f} s, peak {peaks[name]:.1f} MiB"
         )
+    # Where the core and the pipe's own work share the cores, neither can finish sooner.
+    floor = max(core, (cpu["in-process"] + cpu["pipe alone"]) / (os.cpu_count() or 1))
+    print(
+        f"  {'pipe alone':<22} {best['pipe alone']:6.2f} s, CPU {cpu['pipe alone']:.2f} s: with the core's CPU, "
+        f"a pipe can take no less than {floor:.2f} s on {os.cpu_count()} cores ({floor / core:.2f}x the core)"
+    )
     for name, (_, storing) in PATHS.items():
         if storing:
             without = best[f"{name} --no-store"]
