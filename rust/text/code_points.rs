@@ -4,10 +4,11 @@
 //! that is ASCII but for a few characters it cost more than all of the engine's reading, and
 //! on one with a `✓` or a `│` every few characters, more than twice as much. Here a run of
 //! [`LANES`] characters is narrowed in one go when it is ASCII. Otherwise, where the processor
-//! has AVX2 (checked once a call), eight characters below the surrogates, as nearly all text
-//! is, are encoded at once and packed together by one shuffle (see [`avx2`]); the rest are
-//! encoded without a branch and stored as 4-byte words of which only each character's own
-//! bytes are kept.
+//! has AVX2 (checked once a call), a run with no lone surrogate and nothing past U+FFFF, as
+//! nearly all text is, is encoded at once: its characters narrowed to 16 bits, each one's
+//! UTF-8 computed in its lane, and each four packed together by a shuffle chosen by their
+//! lengths (see [`avx2`]). The rest are encoded without a branch and stored as 4-byte words
+//! of which only each character's own bytes are kept.
 //! Without AVX2 that is no faster than Python's encoder on text dense in characters outside
 //! ASCII (up to 45% slower on two such logs), so the binding asks [`vectorised`] first.
 
@@ -70,9 +71,10 @@ fn write(writer: &mut Writer, points: &[u32]) -> bool {
     unsafe { write_runs::<false>(writer, points) }
 }
 
-/// Writes `points` run by run: a run of ASCII narrowed, any other by [`Writer::mixed`], or
-/// eight characters at a time with AVX2 when `AVX2`; returns whether one was a lone surrogate.
-/// Inlined, so that the narrowing is compiled for the caller's instructions.
+/// Writes `points` run by run: with AVX2 when `AVX2`, sixteen characters at a time unless
+/// one is a lone surrogate or past U+FFFF; else a run of ASCII narrowed, any other by
+/// [`Writer::mixed`]. Returns whether one was a lone surrogate. Inlined, so that the narrowing
+/// is compiled for the caller's instructions.
 ///
 /// # Safety
 /// With `AVX2`, the processor must have AVX2.
@@ -82,22 +84,20 @@ unsafe fn write_runs<const AVX2: bool>(writer: &mut Writer, points: &[u32]) -> b
     let mut runs = points.chunks_exact(LANES);
     for run in &mut runs {
         let run: &[u32; LANES] = run.try_into().expect("chunks_exact gives LANES");
-        if is_ascii(run) {
-            writer.ascii(run);
-            continue;
-        }
         #[cfg(target_arch = "x86_64")]
         if AVX2 {
-            for half in run.chunks_exact(LANES / 2) {
-                // SAFETY: eight code points, room for 4 bytes each (see `push_code_points`),
-                // and the caller says the processor has AVX2.
-                if !unsafe { writer.below_surrogates(half) } {
-                    surrogates |= writer.mixed(half);
-                }
+            // SAFETY: room for 4 bytes a character (see `push_code_points`), and the caller
+            // says the processor has AVX2.
+            if !unsafe { writer.basic_plane(run) } {
+                surrogates |= writer.mixed(run);
             }
             continue;
         }
-        surrogates |= writer.mixed(run);
+        if is_ascii(run) {
+            writer.ascii(run);
+        } else {
+            surrogates |= writer.mixed(run);
+        }
     }
     surrogates | writer.mixed(runs.remainder())
 }
@@ -169,23 +169,27 @@ fn utf8_word(point: u32) -> (u32, u32) {
     (word, length)
 }
 
-/// Eight characters at a time with AVX2: each character's UTF-8 computed in its 32-bit lane,
-/// then each 128-bit half's lanes packed together by a shuffle chosen by their lengths.
+/// Sixteen characters at a time with AVX2: narrowed to 16-bit lanes, each character's UTF-8
+/// computed in its lane and widened to a 32-bit word, then each four words packed together by
+/// a shuffle chosen by their lengths.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256, _mm256_blendv_epi8,
-        _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpgt_epi32, _mm256_extracti128_si256,
-        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_movemask_ps, _mm256_or_si256,
-        _mm256_set_m128i, _mm256_set1_epi32, _mm256_shuffle_epi8, _mm256_slli_epi32,
-        _mm256_srli_epi32,
+        __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256, _mm256_andnot_si256,
+        _mm256_blendv_epi8, _mm256_castsi256_si128, _mm256_cmpeq_epi16, _mm256_extracti128_si256,
+        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_packus_epi16,
+        _mm256_packus_epi32, _mm256_permutevar8x32_epi32, _mm256_set_m128i, _mm256_set1_epi16,
+        _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
+        _mm256_slli_epi16, _mm256_srli_epi16, _mm256_testz_si256, _mm256_unpackhi_epi16,
+        _mm256_unpacklo_epi16,
     };
 
-    use super::Writer;
+    use super::{LANES, Writer};
 
-    /// How to pack four lanes, by which of them take more than one byte (bits 0 to 3) and
-    /// which more than two (bits 4 to 7): the shuffle that moves each lane's bytes next to
-    /// the last lane's, and how many bytes that makes.
+    /// How to pack four 32-bit words, each a character's UTF-8 first byte lowest, by their
+    /// lengths: bit `2 * i` of the index says word `i` takes more than one byte, bit `2 * i + 1`
+    /// more than two. The shuffle moves each word's bytes next to the last word's, and the
+    /// length is how many bytes that makes.
     struct Packing {
         shuffles: [[u8; 16]; 256],
         lengths: [u8; 256],
@@ -204,16 +208,16 @@ mod avx2 {
         let mut index = 0;
         while index < 256 {
             let mut at = 0;
-            let mut lane = 0;
-            while lane < 4 {
-                let length = 1 + ((index >> lane) & 1) + ((index >> (lane + 4)) & 1);
+            let mut word = 0;
+            while word < 4 {
+                let length = 1 + ((index >> (2 * word)) & 1) + ((index >> (2 * word + 1)) & 1);
                 let mut byte = 0;
                 while byte < length {
-                    shuffles[index][at] = (4 * lane + byte) as u8;
+                    shuffles[index][at] = (4 * word + byte) as u8;
                     at += 1;
                     byte += 1;
                 }
-                lane += 1;
+                word += 1;
             }
             lengths[index] = at as u8;
             index += 1;
@@ -221,7 +225,7 @@ mod avx2 {
         Packing { shuffles, lengths }
     }
 
-    /// [`super::write`] with eight characters below U+D800 encoded at a time.
+    /// [`super::write`] with sixteen characters encoded at a time.
     ///
     /// # Safety
     /// The processor must have AVX2.
@@ -232,54 +236,91 @@ mod avx2 {
     }
 
     impl Writer {
-        /// Writes eight characters when all are below U+D800 (one to three bytes each, no
-        /// surrogate among them) and returns true; else writes nothing and returns false.
+        /// Writes sixteen characters when none is a lone surrogate or past U+FFFF (one to three
+        /// bytes each) and returns true; else writes nothing and returns false.
         ///
         /// # Safety
-        /// `eight` holds eight code points and there is room for 4 bytes each.
+        /// There must be room for 4 bytes a character, and the processor must have AVX2.
         #[target_feature(enable = "avx2")]
-        pub(super) unsafe fn below_surrogates(&mut self, eight: &[u32]) -> bool {
-            debug_assert_eq!(eight.len(), 8);
-            let lanes = |value: i32| _mm256_set1_epi32(value);
-            // SAFETY: `eight` holds 32 bytes.
-            #[allow(clippy::cast_ptr_alignment, reason = "an unaligned load")]
-            let points = unsafe { _mm256_loadu_si256(eight.as_ptr().cast::<__m256i>()) };
-            // Code points are at most U+10FFFF, so signed comparisons order them.
-            let rare = _mm256_cmpgt_epi32(points, lanes(0xD7FF));
-            if _mm256_movemask_epi8(rare) != 0 {
+        #[allow(clippy::cast_possible_wrap, reason = "bit patterns for 16-bit lanes")]
+        pub(super) unsafe fn basic_plane(&mut self, run: &[u32; LANES]) -> bool {
+            let lanes = |value: u16| _mm256_set1_epi16(value as i16);
+            // SAFETY: `run` holds 64 bytes.
+            #[allow(clippy::cast_ptr_alignment, reason = "unaligned loads")]
+            let (first, second) = unsafe {
+                let at = run.as_ptr().cast::<__m256i>();
+                (_mm256_loadu_si256(at), _mm256_loadu_si256(at.add(1)))
+            };
+            let any = _mm256_or_si256(first, second);
+            if _mm256_testz_si256(any, _mm256_set1_epi32(0xFFFF_0000_u32 as i32)) == 0 {
                 return false;
             }
-            let two = _mm256_cmpgt_epi32(points, lanes(0x7F));
-            let three = _mm256_cmpgt_epi32(points, lanes(0x7FF));
+            // 16-bit lanes: characters 0 to 3 and 8 to 11, then 4 to 7 and 12 to 15.
+            let points = _mm256_packus_epi32(first, second);
+            if _mm256_testz_si256(any, _mm256_set1_epi32(!0x7F)) != 0 {
+                self.ascii_lanes(points);
+                return true;
+            }
+            let surrogate =
+                _mm256_cmpeq_epi16(_mm256_and_si256(points, lanes(0xF800)), lanes(0xD800));
+            if _mm256_testz_si256(surrogate, surrogate) == 0 {
+                return false;
+            }
+            let zero = _mm256_setzero_si256();
+            let one_byte = _mm256_cmpeq_epi16(_mm256_and_si256(points, lanes(0xFF80)), zero);
+            let two_at_most = _mm256_cmpeq_epi16(_mm256_and_si256(points, lanes(0xF800)), zero);
             let low6 = |v: __m256i| _mm256_and_si256(v, lanes(0x3F));
-            // Three bytes, first lowest: 1110xxxx 10xxxxxx 10xxxxxx.
-            let three_bytes = _mm256_or_si256(
-                _mm256_or_si256(
-                    _mm256_srli_epi32::<12>(points),
-                    _mm256_slli_epi32::<8>(low6(_mm256_srli_epi32::<6>(points))),
-                ),
-                _mm256_or_si256(_mm256_slli_epi32::<16>(low6(points)), lanes(0x0080_80E0)),
+            // The last byte of two or three, 10xxxxxx, and the one before it of three.
+            let last = _mm256_or_si256(low6(points), lanes(0x80));
+            let middle = _mm256_or_si256(low6(_mm256_srli_epi16::<6>(points)), lanes(0x80));
+            // Each lane's first two bytes, first lowest: 1110xxxx 10xxxxxx of three; below
+            // U+0800 the middle byte is the first of two, 110xxxxx, followed by the last.
+            let three = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi16::<12>(points), lanes(0xE0)),
+                _mm256_slli_epi16::<8>(middle),
             );
-            // Below U+0800 the last two of those bytes, the first marked 110xxxxx.
-            let two_bytes = _mm256_or_si256(_mm256_srli_epi32::<8>(three_bytes), lanes(0x40));
-            let words = _mm256_blendv_epi8(
-                _mm256_blendv_epi8(points, two_bytes, two),
-                three_bytes,
-                three,
+            let two = _mm256_or_si256(
+                _mm256_or_si256(middle, lanes(0x40)),
+                _mm256_slli_epi16::<8>(last),
             );
-            #[allow(clippy::cast_sign_loss, reason = "eight bits of a mask")]
-            let mask = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(v)) as usize;
-            let (two, three) = (mask(two), mask(three));
-            let low = (two & 0xF) | (three & 0xF) << 4;
-            let high = (two >> 4) | (three >> 4) << 4;
+            let leading = _mm256_blendv_epi8(
+                _mm256_blendv_epi8(three, two, two_at_most),
+                points,
+                one_byte,
+            );
+            // Lengths, two bits a lane, so that each byte of the mask is the index of four
+            // characters' packing: characters 0 to 3, 8 to 11, 4 to 7, 12 to 15.
+            let lengths = _mm256_or_si256(
+                _mm256_andnot_si256(one_byte, lanes(0x00FF)),
+                _mm256_andnot_si256(two_at_most, lanes(0xFF00)),
+            );
+            #[allow(clippy::cast_sign_loss, reason = "32 bits of a mask")]
+            let mask = _mm256_movemask_epi8(lengths) as u32;
+            let index = |quarter: u32| ((mask >> (8 * quarter)) & 0xFF) as usize;
+            // SAFETY: room for 4 bytes a character, and `put` writes at most 12 bytes past
+            // the last, 16 at a time: 3 * 12 + 16 bytes at most of the room for sixteen.
+            unsafe {
+                self.put(_mm256_unpacklo_epi16(leading, last), index(0), index(2));
+                self.put(_mm256_unpackhi_epi16(leading, last), index(1), index(3));
+            }
+            true
+        }
+
+        /// Writes eight characters whose words are `words`, packed by `low` (of the first
+        /// four) and `high` (of the last four).
+        ///
+        /// # Safety
+        /// There must be room for 16 bytes past the first four's packed bytes and 16 past all
+        /// eight's.
+        #[target_feature(enable = "avx2")]
+        unsafe fn put(&mut self, words: __m256i, low: usize, high: usize) {
             let shuffle = |index: usize| {
                 // SAFETY: a shuffle is 16 bytes.
                 unsafe { _mm_loadu_si128(PACKING.shuffles[index].as_ptr().cast()) }
             };
             let packed = _mm256_shuffle_epi8(words, _mm256_set_m128i(shuffle(high), shuffle(low)));
             let low_length = usize::from(PACKING.lengths[low]);
-            // SAFETY: the two 16-byte stores end at most 12 + 16 bytes on, within the 32 bytes
-            // of room for eight characters.
+            // SAFETY: the caller says there is room.
             unsafe {
                 let out = self.base.add(self.at);
                 _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(packed));
@@ -289,7 +330,25 @@ mod avx2 {
                 );
             }
             self.at += low_length + usize::from(PACKING.lengths[high]);
-            true
+        }
+
+        /// Writes sixteen ASCII characters in the 16-bit lanes `points` (in the order of
+        /// [`Self::basic_plane`]), a byte each.
+        #[target_feature(enable = "avx2")]
+        fn ascii_lanes(&mut self, points: __m256i) {
+            // Bytes in 32-bit groups: characters 0 to 3 and 8 to 11 (twice), then 4 to 7 and
+            // 12 to 15; put in order.
+            let bytes = _mm256_packus_epi16(points, points);
+            let ordered =
+                _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0));
+            // SAFETY: the room for 4 bytes a character covers 1 each.
+            unsafe {
+                _mm_storeu_si128(
+                    self.base.add(self.at).cast(),
+                    _mm256_castsi256_si128(ordered),
+                );
+            }
+            self.at += LANES;
         }
     }
 }
@@ -317,9 +376,11 @@ mod tests {
         plain
     }
 
-    /// Code points of every width, and a lone surrogate of each half.
-    const SAMPLES: [u32; 10] = [
-        0x41, 0x0A, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x2502, 0xD800, 0x1_F600,
+    /// Code points of every width, both sides of the surrogates, and a lone surrogate of each
+    /// half.
+    const SAMPLES: [u32; 13] = [
+        0x41, 0x0A, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x2502, 0xD800, 0xDFFF, 0xFFFD, 0xFFFF,
+        0x1_F600,
     ];
 
     fn expected(points: &[u32]) -> String {
@@ -339,20 +400,63 @@ mod tests {
                     points[at] = sample;
                     let (out, surrogates) = encoded(&points);
                     assert_eq!(out, expected(&points), "{sample:#x} at {at} of {len}");
-                    assert_eq!(surrogates, sample == 0xD800);
+                    assert_eq!(surrogates, (0xD800..0xE000).contains(&sample));
                 }
             }
         }
     }
 
+    /// Every mix of one, two and three bytes in eight characters, as the first and as the
+    /// second half of a run of sixteen beside another mix, so that each four of a run takes
+    /// every packing.
     #[test]
     fn every_mix_of_widths_in_eight_characters() {
         let widths = [0x61, 0xE9, 0x2502];
-        for mix in 0..3usize.pow(8) {
-            let points: Vec<u32> = (0..16)
-                .map(|i| widths[mix / 3usize.pow(i % 8) % 3])
+        let mix = |n: usize| (0..8u32).map(move |i| widths[n / 3usize.pow(i) % 3]);
+        for n in 0..3usize.pow(8) {
+            let other = (n * 7 + 1) % 3usize.pow(8);
+            for points in [
+                mix(n).chain(mix(other)).collect::<Vec<u32>>(),
+                mix(other).chain(mix(n)).collect(),
+            ] {
+                assert_eq!(encoded(&points), (expected(&points), false), "mix {n}");
+            }
+        }
+    }
+
+    /// Runs of sixteen drawn from characters at the edges of each width, of the surrogates and
+    /// of the basic plane, mostly ASCII or mostly not, at every offset into a run.
+    #[test]
+    fn random_runs_of_every_kind_agree() {
+        let edges = [
+            0x0, 0x20, 0x7F, 0x80, 0xFF, 0x100, 0x7FF, 0x800, 0xFFF, 0x1000, 0x2713, 0xD7FF,
+            0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF, 0x1_0000, 0x1_F600, 0x10_FFFF,
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % below as u64).expect("below a usize")
+        };
+        for _ in 0..20_000 {
+            let ascii_share = next(100);
+            let len = LANES + next(3 * LANES);
+            let points: Vec<u32> = (0..len)
+                .map(|_| {
+                    if next(100) < ascii_share {
+                        0x61
+                    } else {
+                        edges[next(edges.len())]
+                    }
+                })
                 .collect();
-            assert_eq!(encoded(&points), (expected(&points), false), "mix {mix}");
+            let (out, surrogates) = encoded(&points);
+            assert_eq!(out, expected(&points), "{points:x?}");
+            assert_eq!(
+                surrogates,
+                points.iter().any(|p| (0xD800..0xE000).contains(p))
+            );
         }
     }
 
