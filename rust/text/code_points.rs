@@ -7,12 +7,14 @@
 //! has AVX2 (checked once a call), a run with no lone surrogate and nothing past U+FFFF, as
 //! nearly all text is, is encoded at once: its characters narrowed to 16 bits, each one's
 //! UTF-8 computed in its lane, and each four packed together by a shuffle chosen by their
-//! lengths (see [`avx2`]). The rest are encoded without a branch and stored as 4-byte words
-//! of which only each character's own bytes are kept.
+//! lengths (see [`avx2`]); a run with a character past U+FFFF (an emoji) is encoded eight
+//! characters at a time, each in a 32-bit lane. The rest (a lone surrogate near) are encoded
+//! without a branch and stored as 4-byte words of which only each character's own bytes are
+//! kept.
 //! Without AVX2 that is no faster than Python's encoder on text dense in characters outside
 //! ASCII (up to 45% slower on two such logs), so the binding asks [`vectorised`] first.
 
-/// Characters looked at together: four 128-bit vectors of them.
+/// Characters looked at together: two 256-bit vectors of them.
 const LANES: usize = 16;
 
 /// What a lone surrogate becomes: one character for one, so every count stays the same, as
@@ -72,8 +74,8 @@ fn write(writer: &mut Writer, points: &[u32]) -> bool {
 }
 
 /// Writes `points` run by run: with AVX2 when `AVX2`, sixteen characters at a time unless
-/// one is a lone surrogate or past U+FFFF; else a run of ASCII narrowed, any other by
-/// [`Writer::mixed`]. Returns whether one was a lone surrogate. Inlined, so that the narrowing
+/// one is a lone surrogate or past U+FFFF, and then each eight with no lone surrogate at a
+/// time; else a run of ASCII narrowed, any other by [`Writer::mixed`]. Returns whether one was a lone surrogate. Inlined, so that the narrowing
 /// is compiled for the caller's instructions.
 ///
 /// # Safety
@@ -88,8 +90,16 @@ unsafe fn write_runs<const AVX2: bool>(writer: &mut Writer, points: &[u32]) -> b
         if AVX2 {
             // SAFETY: room for 4 bytes a character (see `push_code_points`), and the caller
             // says the processor has AVX2.
-            if !unsafe { writer.basic_plane(run) } {
-                surrogates |= writer.mixed(run);
+            if unsafe { writer.basic_plane(run) } {
+                continue;
+            }
+            // Text with characters past U+FFFF (emoji) has them a few in a run: eight at a
+            // time they are written too.
+            for half in run.chunks_exact(LANES / 2) {
+                // SAFETY: as above.
+                if !unsafe { writer.eight(half) } {
+                    surrogates |= writer.mixed(half);
+                }
             }
             continue;
         }
@@ -176,26 +186,46 @@ fn utf8_word(point: u32) -> (u32, u32) {
 mod avx2 {
     use std::arch::x86_64::{
         __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256, _mm256_andnot_si256,
-        _mm256_blendv_epi8, _mm256_castsi256_si128, _mm256_cmpeq_epi16, _mm256_extracti128_si256,
-        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_packus_epi16,
+        _mm256_blendv_epi8, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi16,
+        _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256,
+        _mm256_movemask_epi8, _mm256_movemask_ps, _mm256_or_si256, _mm256_packus_epi16,
         _mm256_packus_epi32, _mm256_permutevar8x32_epi32, _mm256_set_m128i, _mm256_set1_epi16,
         _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
-        _mm256_slli_epi16, _mm256_srli_epi16, _mm256_testz_si256, _mm256_unpackhi_epi16,
-        _mm256_unpacklo_epi16,
+        _mm256_slli_epi16, _mm256_slli_epi32, _mm256_srli_epi16, _mm256_srli_epi32,
+        _mm256_testz_si256, _mm256_unpackhi_epi16, _mm256_unpacklo_epi16, _mm256_xor_si256,
     };
 
     use super::{LANES, Writer};
 
     /// How to pack four 32-bit words, each a character's UTF-8 first byte lowest, by their
-    /// lengths: bit `2 * i` of the index says word `i` takes more than one byte, bit `2 * i + 1`
-    /// more than two. The shuffle moves each word's bytes next to the last word's, and the
-    /// length is how many bytes that makes.
+    /// lengths: word `i` takes one byte, plus one if bit `2 * i` of the index is set, plus two
+    /// if bit `2 * i + 1` is. The shuffle moves each word's bytes next to the last word's, and
+    /// the length is how many bytes that makes.
     struct Packing {
         shuffles: [[u8; 16]; 256],
         lengths: [u8; 256],
     }
 
     static PACKING: Packing = packing();
+
+    /// Four bits moved to the even places of a byte.
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "four bits spread over eight"
+    )]
+    const SPREAD: [u8; 16] = {
+        let mut spread = [0u8; 16];
+        let mut bits = 0;
+        while bits < 16 {
+            let mut bit = 0;
+            while bit < 4 {
+                spread[bits] |= (((bits >> bit) & 1) << (2 * bit)) as u8;
+                bit += 1;
+            }
+            bits += 1;
+        }
+        spread
+    };
 
     #[allow(
         clippy::cast_possible_truncation,
@@ -210,7 +240,7 @@ mod avx2 {
             let mut at = 0;
             let mut word = 0;
             while word < 4 {
-                let length = 1 + ((index >> (2 * word)) & 1) + ((index >> (2 * word + 1)) & 1);
+                let length = 1 + ((index >> (2 * word)) & 1) + 2 * ((index >> (2 * word + 1)) & 1);
                 let mut byte = 0;
                 while byte < length {
                     shuffles[index][at] = (4 * word + byte) as u8;
@@ -288,10 +318,11 @@ mod avx2 {
                 points,
                 one_byte,
             );
-            // Lengths, two bits a lane, so that each byte of the mask is the index of four
-            // characters' packing: characters 0 to 3, 8 to 11, 4 to 7, 12 to 15.
+            // Lengths, two bits a lane (two bytes: the low one; three: the high one), so that
+            // each byte of the mask is the index of four characters' packing: characters 0 to
+            // 3, 8 to 11, 4 to 7, 12 to 15.
             let lengths = _mm256_or_si256(
-                _mm256_andnot_si256(one_byte, lanes(0x00FF)),
+                _mm256_and_si256(_mm256_xor_si256(one_byte, two_at_most), lanes(0x00FF)),
                 _mm256_andnot_si256(two_at_most, lanes(0xFF00)),
             );
             #[allow(clippy::cast_sign_loss, reason = "32 bits of a mask")]
@@ -306,12 +337,84 @@ mod avx2 {
             true
         }
 
+        /// Writes eight characters when none is a lone surrogate and returns true; else writes
+        /// nothing and returns false.
+        ///
+        /// # Safety
+        /// `eight` holds eight code points, there must be room for 4 bytes each, and the
+        /// processor must have AVX2.
+        #[target_feature(enable = "avx2")]
+        #[allow(clippy::cast_possible_wrap, reason = "bit patterns for 32-bit lanes")]
+        pub(super) unsafe fn eight(&mut self, eight: &[u32]) -> bool {
+            debug_assert_eq!(eight.len(), 8);
+            let lanes = |value: u32| _mm256_set1_epi32(value as i32);
+            // SAFETY: `eight` holds 32 bytes.
+            #[allow(clippy::cast_ptr_alignment, reason = "an unaligned load")]
+            let points = unsafe { _mm256_loadu_si256(eight.as_ptr().cast::<__m256i>()) };
+            let surrogate =
+                _mm256_cmpeq_epi32(_mm256_and_si256(points, lanes(0xFFFF_F800)), lanes(0xD800));
+            if _mm256_testz_si256(surrogate, surrogate) == 0 {
+                return false;
+            }
+            // Code points are at most U+10FFFF, so signed comparisons order them.
+            let two = _mm256_cmpgt_epi32(points, lanes(0x7F));
+            let three = _mm256_cmpgt_epi32(points, lanes(0x7FF));
+            let four = _mm256_cmpgt_epi32(points, lanes(0xFFFF));
+            let low6 = |v: __m256i| _mm256_and_si256(v, lanes(0x3F));
+            // Three bytes, first lowest: 1110xxxx 10xxxxxx 10xxxxxx.
+            let three_bytes = _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_srli_epi32::<12>(points),
+                    _mm256_slli_epi32::<8>(low6(_mm256_srli_epi32::<6>(points))),
+                ),
+                _mm256_or_si256(_mm256_slli_epi32::<16>(low6(points)), lanes(0x0080_80E0)),
+            );
+            // Below U+0800 the last two of those bytes, the first marked 110xxxxx.
+            let two_bytes = _mm256_or_si256(_mm256_srli_epi32::<8>(three_bytes), lanes(0x40));
+            // Four bytes: 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx.
+            let four_bytes = _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_srli_epi32::<18>(points),
+                    _mm256_slli_epi32::<8>(low6(_mm256_srli_epi32::<12>(points))),
+                ),
+                _mm256_or_si256(
+                    _mm256_or_si256(
+                        _mm256_slli_epi32::<16>(low6(_mm256_srli_epi32::<6>(points))),
+                        _mm256_slli_epi32::<24>(low6(points)),
+                    ),
+                    lanes(0x8080_80F0),
+                ),
+            );
+            let words = _mm256_blendv_epi8(
+                _mm256_blendv_epi8(
+                    _mm256_blendv_epi8(points, two_bytes, two),
+                    three_bytes,
+                    three,
+                ),
+                four_bytes,
+                four,
+            );
+            #[allow(clippy::cast_sign_loss, reason = "eight bits of a mask")]
+            let mask = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(v)) as usize;
+            // Each lane's length less one, in two bits (see `Packing`): the low one is set for
+            // two bytes and for four, the high one for three and for four.
+            let (odd, high) = (mask(two) ^ mask(three) ^ mask(four), mask(three));
+            // The packing's index has a lane's two bits side by side.
+            let index = |shift: usize| {
+                usize::from(SPREAD[(odd >> shift) & 0xF] | SPREAD[(high >> shift) & 0xF] << 1)
+            };
+            // SAFETY: room for 4 bytes a character, and `put` writes 16 bytes past the first
+            // four's, 16 at a time: at most 16 + 16 bytes, the room for eight.
+            unsafe { self.put(words, index(0), index(4)) };
+            true
+        }
+
         /// Writes eight characters whose words are `words`, packed by `low` (of the first
         /// four) and `high` (of the last four).
         ///
         /// # Safety
         /// There must be room for 16 bytes past the first four's packed bytes and 16 past all
-        /// eight's.
+        /// eight's, and the processor must have AVX2.
         #[target_feature(enable = "avx2")]
         unsafe fn put(&mut self, words: __m256i, low: usize, high: usize) {
             let shuffle = |index: usize| {
@@ -406,15 +509,16 @@ mod tests {
         }
     }
 
-    /// Every mix of one, two and three bytes in eight characters, as the first and as the
-    /// second half of a run of sixteen beside another mix, so that each four of a run takes
-    /// every packing.
+    /// Every mix of one, two, three and four bytes in eight characters, as the first and as
+    /// the second half of a run of sixteen beside another mix, so that each four of a run
+    /// takes every packing.
     #[test]
     fn every_mix_of_widths_in_eight_characters() {
-        let widths = [0x61, 0xE9, 0x2502];
-        let mix = |n: usize| (0..8u32).map(move |i| widths[n / 3usize.pow(i) % 3]);
-        for n in 0..3usize.pow(8) {
-            let other = (n * 7 + 1) % 3usize.pow(8);
+        let widths = [0x61, 0xE9, 0x2502, 0x1_F600];
+        let mixes = 4usize.pow(8);
+        let mix = |n: usize| (0..8u32).map(move |i| widths[n / 4usize.pow(i) % 4]);
+        for n in 0..mixes {
+            let other = (n * 7 + 1) % mixes;
             for points in [
                 mix(n).chain(mix(other)).collect::<Vec<u32>>(),
                 mix(other).chain(mix(n)).collect(),
