@@ -80,6 +80,10 @@ impl WholeLines for ListingPlanner {
             self.first_is_other.get_or_insert(other);
             self.last_is_other = other;
         }
+        if no < gapped::JUDGE_AFTER && self.cannot_read_as_listing() {
+            self.declined = true;
+            return;
+        }
         let row = match kind {
             Kind::Counted(dir, matches) => Some((dir, matches)),
             _ => None,
@@ -101,6 +105,14 @@ impl ListingPlanner {
     fn reads_as_listing(&self) -> bool {
         let framing = u64::from(self.first_is_other == Some(true)) + u64::from(self.last_is_other);
         self.other_lines.saturating_sub(framing) * 10 <= self.listing_lines
+    }
+
+    /// Whether the first [`gapped::JUDGE_AFTER`] lines cannot read as a listing, whatever the
+    /// lines of them still to come, nor a shorter output: its other lines, less the two that
+    /// may be framing, are already more than a tenth of what they leave for listing lines.
+    fn cannot_read_as_listing(&self) -> bool {
+        let room = gapped::JUDGE_AFTER.saturating_sub(self.other_lines);
+        self.other_lines.saturating_sub(2) * 10 > room
     }
 
     /// Puts line `no` in its directory's group.

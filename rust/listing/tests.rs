@@ -127,6 +127,43 @@ fn a_log_is_not_a_listing() {
     assert_ne!(listing(&text, 2000).1, Shape::Listing);
 }
 
+/// The judgement of the first 4,096 lines is made as soon as it is sure: 375 lines that are no
+/// paths leave 3,721 lines at most, of which 3,730 would have to be paths. With one fewer the
+/// output may still be a listing, and is one when the rest are paths.
+#[test]
+fn lines_that_cannot_be_a_listing_end_the_reading_at_once() {
+    let declined_after = |others: usize| {
+        let mut planner = ListingPlanner::new(3000);
+        for no in 1..=others as u64 {
+            planner.line(no, "a line of prose, no path");
+        }
+        planner.declined
+    };
+    assert!(!declined_after(374));
+    assert!(declined_after(375));
+    // The first and the last of 374 lines of prose framing paths, nine in ten of the rest:
+    // the most prose a listing of 4,094 lines may have.
+    let mut text = String::from("found these files\n");
+    for i in 0..3720 {
+        writeln!(text, "src/dir{}/file_{i}.rs", i / 100).unwrap();
+        if i % 10 == 9 {
+            text.push_str("a line of prose, no path\n");
+        }
+    }
+    text.push_str("3720 files\n");
+    assert_eq!(listing(&text, 3000).1, Shape::Listing);
+    // Past the first 4,096 lines, only the whole is judged: one line in twenty of prose, as
+    // many as 1,000 of them, leaves a listing a listing.
+    let mut long = String::new();
+    for i in 0..20_000 {
+        writeln!(long, "src/dir{}/file_{i}.rs", i / 100).unwrap();
+        if i % 20 == 19 {
+            long.push_str("a line of prose, no path\n");
+        }
+    }
+    assert_eq!(listing(&long, 3000).1, Shape::Listing);
+}
+
 /// A `search_dir` output: its header, a row for each file with its count of matches, and its
 /// footer. Generated documentation (one copy per release) comes first, with high counts; the
 /// project's files after it, one of them with the most matches of its own code.

@@ -45,6 +45,12 @@ pub const MIN_SEARCH_PERCENT: u64 = 75;
 /// log or file then costs this planner nothing.
 pub const DECIDE_AFTER: u64 = 4096;
 
+/// Lines read as no search row, past which the judgement of the first [`DECIDE_AFTER`] lines
+/// cannot be search-shaped, whatever the lines before it still to come: each non-empty line
+/// is counted as a search line once at most, so then fewer than [`MIN_SEARCH_PERCENT`]% of
+/// them can be. The planner stops there, a quarter of the way into a log or a file.
+const NOT_SEARCH_AT_MOST: u64 = DECIDE_AFTER * (100 - MIN_SEARCH_PERCENT) / 100;
+
 /// Where the rest of a line that arrives in pieces goes.
 #[derive(Debug, Clone, Copy)]
 enum OpenLine {
@@ -83,6 +89,9 @@ pub struct SearchPlanner {
     search_lines: u64,
     /// Non-empty lines, `--` separators not included (they are neither prose nor rows).
     nonempty_lines: u64,
+    /// Non-empty lines read as no search row (kept as [`Other`]s), which no later line makes
+    /// rows: never more than `nonempty_lines - search_lines`.
+    other_lines: u64,
     /// Match rows whose text is a compiler or linter diagnostic
     /// ([`row::is_diagnostic_after_number`]).
     diagnostic_rows: u64,
@@ -124,6 +133,7 @@ impl SearchPlanner {
             table: FileTable::new(budget),
             search_lines: 0,
             nonempty_lines: 0,
+            other_lines: 0,
             diagnostic_rows: 0,
             disordered_rows: 0,
             prefix: Prefix::Reading,
@@ -161,20 +171,34 @@ impl SearchPlanner {
             && self.disordered_rows * 2 <= self.search_lines
     }
 
-    /// Judges the first [`DECIDE_AFTER`] non-empty lines; drops everything if they are not
-    /// search output.
+    /// Judges the first [`DECIDE_AFTER`] non-empty lines once they are read, or sooner once
+    /// more than [`NOT_SEARCH_AT_MOST`] of them are not search rows, which decides the
+    /// judgement already; drops everything if they are not search output.
     fn decide(&mut self) {
-        self.prefix = Prefix::SearchShaped;
-        if !self.shaped_so_far() {
-            self.prefix = Prefix::Declined;
-            self.looks.declined.store(true, Ordering::Relaxed);
-            self.table = FileTable::new(0);
-            self.held = None;
-            self.run = Vec::new();
-            self.run_bytes = 0;
-            self.last = None;
-            self.heading = None;
+        debug_assert!(self.search_lines + self.other_lines <= self.nonempty_lines);
+        if self.prefix != Prefix::Reading {
+            return;
         }
+        if self.other_lines > NOT_SEARCH_AT_MOST {
+            self.decline();
+        } else if self.nonempty_lines >= DECIDE_AFTER {
+            self.prefix = Prefix::SearchShaped;
+            if !self.shaped_so_far() {
+                self.decline();
+            }
+        }
+    }
+
+    /// Stops reading: the output is not search output.
+    fn decline(&mut self) {
+        self.prefix = Prefix::Declined;
+        self.looks.declined.store(true, Ordering::Relaxed);
+        self.table = FileTable::new(0);
+        self.held = None;
+        self.run = Vec::new();
+        self.run_bytes = 0;
+        self.last = None;
+        self.heading = None;
     }
 
     /// Reads the line still held; call once the input has ended.
@@ -295,6 +319,7 @@ impl SearchPlanner {
         terminated: bool,
         files_before: usize,
     ) -> usize {
+        self.other_lines += 1;
         let chars = char_count(line);
         self.grow_fold(chars + 1);
         // Cut here, before the copy, and only here: a line may be long.
@@ -476,9 +501,7 @@ impl Sink for SearchPlanner {
                 sure,
                 new_file,
             );
-            if self.prefix == Prefix::Reading && self.nonempty_lines >= DECIDE_AFTER {
-                self.decide();
-            }
+            self.decide();
         }
     }
 }

@@ -504,6 +504,84 @@ fn a_prefix_that_is_not_search_output_ends_the_reading() {
     assert_eq!(run(&(prose(1500) + &grep), 4000).plan.shape, Shape::Clip);
 }
 
+/// The judgement of the first 4,096 lines is made as soon as it is sure: once 1,025 lines are
+/// not rows, at most 3,071 of the 4,096 can be, under the 75% asked for. At 1,024 such lines
+/// the output may still be search output, and the planner reads on.
+#[test]
+fn a_prefix_that_cannot_be_search_output_ends_the_reading_at_once() {
+    let prose = |n: usize| -> String { (0..n).map(|i| format!("prose line {i}\n")).collect() };
+    let prefix_after = |input: &str| {
+        let mut planner = super::SearchPlanner::new(4000);
+        let mut reader = crate::engine::reader::LineReader::default();
+        reader.feed_str(input, &mut planner);
+        planner.prefix
+    };
+    let limit = usize::try_from(super::NOT_SEARCH_AT_MOST).unwrap();
+    assert_eq!(limit, 1024);
+    assert_eq!(prefix_after(&prose(limit)), super::Prefix::Reading);
+    assert_eq!(prefix_after(&prose(limit + 1)), super::Prefix::Declined);
+    // Blank lines and `--` separators are no lines of prose.
+    let spaced: String = prose(limit)
+        .lines()
+        .map(|l| format!("{l}\n\n--\n"))
+        .collect();
+    assert_eq!(prefix_after(&spaced), super::Prefix::Reading);
+    let (grep, truth) = flood(26, 3000, Format::Plain);
+    // 1,024 lines of prose and 3,072 rows: exactly three in four, which is search output.
+    let out = run(&(prose(limit) + &grep), 4000).plan;
+    assert_eq!(out.shape, Shape::Search);
+    check_map(&out.render(), &truth);
+    assert_eq!(
+        run(&(prose(limit + 1) + &grep), 4000).plan.shape,
+        Shape::Clip
+    );
+}
+
+/// What the early judgement rests on: a line counts as a search line once at most, and a line
+/// kept as no row never turns into one, so rows and other lines never outnumber the
+/// non-empty lines (asserted in `decide`, after every line). Rows, held lines a later line
+/// decides (`a-1-b:2:x`), `--heading` paths, prose, blanks and separators, mixed at random.
+#[test]
+fn rows_and_other_lines_never_outnumber_the_lines() {
+    let kinds: &[&str] = &[
+        "src/a.rs:12:let x = 1;",
+        "src/a.rs-13-context",
+        "./lib/a-1-b/Makefile-3-x",
+        "./lib/a-1-b/Makefile:4:y",
+        "a-1-b:2:x",
+        "",
+        "--",
+        "src/heading.py",
+        "7:bare row",
+        "8-bare context",
+        "prose that is no row",
+        "2024-01-02 10:15:30 a log line",
+    ];
+    let mut rng = Rng(0x0dd_1ce);
+    for _ in 0..40 {
+        let prose_share = 15 + rng.below(25);
+        let input: String = (0..6000)
+            .map(|_| {
+                let line = if rng.below(100) < prose_share {
+                    "prose that is no row"
+                } else {
+                    rng.pick(kinds)
+                };
+                format!("{line}\n")
+            })
+            .collect();
+        let chunk = 1 + usize::try_from(rng.below(5000)).unwrap();
+        let mut planner = super::SearchPlanner::new(4000);
+        let mut reader = crate::engine::reader::LineReader::default();
+        for piece in input.as_bytes().chunks(chunk) {
+            reader.feed_bytes(piece, &mut planner);
+        }
+        reader.finish(&mut planner);
+        planner.end();
+        assert!(planner.search_lines + planner.other_lines <= planner.nonempty_lines);
+    }
+}
+
 /// Issue 3: the per-file table is bounded. Many more files than its cap are counted by
 /// directory, and every printed number is still exact and every file accounted for.
 #[test]
