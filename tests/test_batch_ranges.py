@@ -18,7 +18,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -66,26 +65,47 @@ def _run(source: Path, target: Path, workers: int) -> tuple[int, bytes, str]:
     return status, target.read_bytes(), said.getvalue()
 
 
-def _naive_cuts(data: bytes, step: int) -> list[int]:
-    starts = [0] + [i + 1 for i, byte in enumerate(data) if byte == ord("\n")]
-    cuts = {0, len(data)} | {next((s for s in starts if s >= m), len(data)) for m in range(step, len(data), step)}
-    return sorted(cuts)
+def _naive_ranges(data: bytes, workers: int) -> list[tuple[int, int]]:
+    """Each range ends at the first line start (found by looking at every byte) at or past
+    where `range_bytes` says the cut is."""
+    starts = [i + 1 for i, byte in enumerate(data) if byte == ord("\n")]
+    ranges: list[tuple[int, int]] = []
+    start = 0
+    while start < len(data):
+        cut = start + batch_ranges.range_bytes(len(data) - start, workers)
+        end = next((s for s in starts if s >= cut), len(data))
+        ranges.append((start, end))
+        start = end
+    return ranges
 
 
 @settings(max_examples=200, deadline=None)
-@given(data=st.binary(max_size=300).map(lambda b: b.replace(b"\x00", b"\n")), step=st.integers(1, 40))
-def test_each_cut_moves_on_to_the_next_line_start_as_a_naive_scan_finds_it(data: bytes, step: int) -> None:
-    with tempfile.TemporaryFile() as file:
+@given(
+    data=st.binary(max_size=300).map(lambda b: b.replace(b"\x00", b"\n")),
+    shortest=st.integers(1, 20),
+    longer=st.integers(0, 40),
+    workers=st.integers(1, 4),
+)
+def test_each_cut_moves_on_to_the_next_line_start_as_a_naive_scan_finds_it(
+    data: bytes, shortest: int, longer: int, workers: int
+) -> None:
+    with tempfile.TemporaryFile() as file, _ranges_of(shortest, shortest + longer), _scan_bytes(3):
         file.write(data)
         file.flush()
-        old = batch_ranges.SCAN_BYTES
-        batch_ranges.SCAN_BYTES = 3  # the newline is found across reads, as in a long line
-        try:
-            ranges = batch_ranges.line_ranges(file.fileno(), len(data), step)
-        finally:
-            batch_ranges.SCAN_BYTES = old
-    cuts = _naive_cuts(data, step)
-    assert ranges == list(pairwise(cuts))
+        ranges = batch_ranges.line_ranges(file.fileno(), len(data), workers)
+        assert ranges == _naive_ranges(data, workers)
+    assert [start for start, _ in ranges[1:]] == [end for _, end in ranges[:-1]]
+
+
+@contextlib.contextmanager
+def _scan_bytes(size: int) -> Iterator[None]:
+    """Newlines looked for `size` bytes at a time: found across reads, as in a long line."""
+    old = batch_ranges.SCAN_BYTES
+    batch_ranges.SCAN_BYTES = size
+    try:
+        yield
+    finally:
+        batch_ranges.SCAN_BYTES = old
 
 
 @settings(max_examples=25, deadline=None)
@@ -99,10 +119,10 @@ def test_each_cut_moves_on_to_the_next_line_start_as_a_naive_scan_finds_it(data:
 def test_the_output_and_the_counts_are_those_of_one_worker(
     pieces: list[int], crlf: list[bool], newline_at_end: bool, range_bytes: int, workers: int
 ) -> None:
-    """Cuts as close as `range_bytes` apart: many ranges, some inside one line (a line longer
-    than a range), some inside a character, some empty."""
+    """Ranges of `range_bytes` and up: many, cut inside a line (a line longer than a range
+    makes one of its own) and inside a character."""
     data = _file(pieces, crlf, newline_at_end)
-    with tempfile.TemporaryDirectory() as folder, _ranges_of(range_bytes):
+    with tempfile.TemporaryDirectory() as folder, _ranges_of(range_bytes, 2 * range_bytes):
         source = Path(folder) / "in.jsonl"
         source.write_bytes(data)
         one = _run(source, Path(folder) / "one.jsonl", 1)
@@ -113,10 +133,10 @@ def test_the_output_and_the_counts_are_those_of_one_worker(
 
 
 @contextlib.contextmanager
-def _ranges_of(size: int) -> Iterator[None]:
-    """Cuts about `size` bytes apart (in this process, which makes them)."""
+def _ranges_of(shortest: int, longest: int | None = None) -> Iterator[None]:
+    """Ranges of `shortest` to `longest` bytes (in this process, which cuts them)."""
     old = batch_ranges.MIN_RANGE_BYTES, batch_ranges.MAX_RANGE_BYTES
-    batch_ranges.MIN_RANGE_BYTES = batch_ranges.MAX_RANGE_BYTES = size
+    batch_ranges.MIN_RANGE_BYTES, batch_ranges.MAX_RANGE_BYTES = shortest, longest or shortest
     try:
         yield
     finally:
@@ -126,14 +146,16 @@ def _ranges_of(size: int) -> Iterator[None]:
 def test_a_cut_inside_a_character_and_inside_a_long_line(tmp_path: Path) -> None:
     """And the same bytes as when the lines are sent to the workers."""
     data = _file([1, 5, 1, 8, 2], [False, True, False, False, False], newline_at_end=False)
-    step = 7
-    inside = [m for m in range(step, len(data), step) if data[m] & 0xC0 == 0x80]
-    assert inside, "no cut falls inside a multi-byte character"
-    assert len(PIECES[1]) > 10 * step
-    source = tmp_path / "in.jsonl"
-    source.write_bytes(data)
+    step = 1001
+    with _ranges_of(step), open(tmp_path / "in.jsonl", "wb+") as source:
+        source.write(data)
+        source.flush()
+        cuts = [start + step for start, _ in batch_ranges.line_ranges(source.fileno(), len(data), 2)]
+    assert any(data[cut] & 0xC0 == 0x80 for cut in cuts if cut < len(data)), "no cut inside a character"
+    assert len(PIECES[1]) > step  # a line longer than a range
     with _ranges_of(step):
-        one, two = _run(source, tmp_path / "one.jsonl", 1), _run(source, tmp_path / "two.jsonl", 2)
+        one = _run(tmp_path / "in.jsonl", tmp_path / "one.jsonl", 1)
+        two = _run(tmp_path / "in.jsonl", tmp_path / "two.jsonl", 2)
     assert two == one
     assert one[1].decode().count("\n") == 5  # the last line gets its newline
     sent = io.BytesIO()  # the lines sent to two workers in blocks, as standard input's are

@@ -7,15 +7,16 @@ back (`compress_lines`, still the way for standard input, a pipe and Parquet) co
 and the workers, on the same cores, a third as much CPU as the work itself where little is
 cut; here a worker is told where its range is and sends back its `Counts`.
 
-The ranges start at line starts: the parent cuts the file every `range_bytes` and moves each
-cut on past the next b"\\n", so a cut never falls inside a line, nor inside a UTF-8
-character (no byte of a multi-byte character is a newline). A line longer than `step` makes
-a range of its own. Each worker runs the one worker's code (`write_lines`) on its lines, so
-the output is byte for byte that of one worker, and the counts, added range by range, are
-the same too. There are `RANGES_PER_WORKER` ranges per worker, so that a worker left with a
-slow range at the end does not leave the other cores idle, but none under `MIN_RANGE_BYTES`
-and none over `MAX_RANGE_BYTES`, which bounds how long a stop waits for the ranges under way.
-A worker reads one line at a time and writes as it goes, so memory does not grow with the file.
+The ranges start at line starts: a range is cut `range_bytes` after its start, and the cut
+moved on past the next b"\\n", so a cut never falls inside a line, nor inside a UTF-8
+character (no byte of a multi-byte character is a newline); a longer line makes a range of
+its own. Each worker runs the one worker's code (`write_lines`) on its lines, so the output is
+byte for byte that of one worker, and the counts, added range by range, are the same too.
+
+The ranges shrink as the file is given out: each is a `SHARES_PER_WORKER * workers`th of
+what is left, so the first are few and long and the last short, and a worker that draws a
+slow range near the end does not leave the others idle long (guided self-scheduling). A
+worker reads one line at a time and writes as it goes, so memory does not grow with the file.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import errno
 import os
 import stat
 import sys
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .batch import Counts, _start_method, write_lines
@@ -39,12 +39,13 @@ if TYPE_CHECKING:
     from .batch import Tally
     from .messages import Budget
 
-#: Ranges per worker: enough that the last ones are short beside the whole (see the module's
-#: docstring; docs/benchmarks.md says what it gains).
-RANGES_PER_WORKER = 4
-#: Bytes under which a file is not cut further: a range costs a task and a file of its own.
+#: Each range is this many workers' shares smaller than what is left to give out: large at
+#: first, so there are few, and small at the end, so that the workers end together
+#: (docs/benchmarks.md says what it gains).
+SHARES_PER_WORKER = 2
+#: The shortest range: each costs a task and a file of its own.
 MIN_RANGE_BYTES = 1 << 20
-#: Bytes over which a range is cut again: a stop waits for the ranges under way to end.
+#: The longest range: the output grows a range at a time, and a stop loses the ranges under way.
 MAX_RANGE_BYTES = 1 << 24
 #: Bytes read at a time while looking for the newline that ends a cut's line.
 SCAN_BYTES = 1 << 16
@@ -58,16 +59,17 @@ def splittable(source: BinaryIO) -> bool:
         return False
 
 
-def line_ranges(fd: int, size: int, step: int) -> list[tuple[int, int]]:
+def line_ranges(fd: int, size: int, workers: int) -> list[tuple[int, int]]:
     """The first `size` bytes of the file `fd` as ranges `(start, end)` of whole lines, in order,
-    with no gap or overlap: each starts at the first line start at or past a multiple of
-    `step`, and none is empty."""
-    cuts = [0]
-    for offset in range(step, size, step):
-        if offset > cuts[-1]:
-            cuts.append(_line_start_from(fd, offset, size))
-    cuts.append(size)
-    return [(start, end) for start, end in pairwise(cuts) if start < end]
+    with no gap or overlap and none empty: each ends at the first line start at or past
+    `start + range_bytes(size - start, workers)` (or at `size`)."""
+    ranges: list[tuple[int, int]] = []
+    start = 0
+    while start < size:
+        end = _line_start_from(fd, start + range_bytes(size - start, workers), size)
+        ranges.append((start, end))
+        start = end
+    return ranges
 
 
 def _line_start_from(fd: int, offset: int, size: int) -> int:
@@ -85,10 +87,11 @@ def _line_start_from(fd: int, offset: int, size: int) -> int:
     return size
 
 
-def range_bytes(size: int, workers: int) -> int:
-    """How far apart the cuts are for a file of `size` bytes (see the module's docstring)."""
-    even = -(-size // (workers * RANGES_PER_WORKER))
-    return min(MAX_RANGE_BYTES, max(MIN_RANGE_BYTES, even))
+def range_bytes(left: int, workers: int) -> int:
+    """How long the next range is when `left` bytes are not yet given out (see the module's
+    docstring)."""
+    share = left // (workers * SHARES_PER_WORKER)
+    return min(MAX_RANGE_BYTES, max(MIN_RANGE_BYTES, share))
 
 
 def compress_file(
@@ -101,7 +104,7 @@ def compress_file(
 
     fd = source.fileno()
     size = os.fstat(fd).st_size
-    ranges = line_ranges(fd, size, range_bytes(size, workers))
+    ranges = line_ranges(fd, size, workers)
     if not ranges:
         return
     sink.flush()
