@@ -3,33 +3,45 @@
 The conversations are the agent sessions of `/work/shared/corpus-agents`: each session's
 observations, in order, as the results of its tool calls (OpenAI Chat Completions messages),
 one session a line, 19 MB in all. Without that folder they are generated: build logs of 20 KB
-to 400 KB (`gen_logs.build_log`), six to a conversation. Each worker count runs `ROUNDS`
-times, taking turns; the best counts. The output must not depend on the workers.
+to 400 KB (`gen_logs.build_log`), six to a conversation. They are written to a JSONL file,
+and what is timed is what the command runs on it: `compress_jsonl`, given the file's path and
+an output path, as `shapeclip batch IN -o OUT --workers N` calls it (everything but starting
+the interpreter and parsing the arguments): one worker streams the lines through this
+process, two read byte ranges of the file each and this process joins their outputs
+(`batch_ranges`). Each worker count runs `ROUNDS` times, taking turns; the best counts, and
+each run's wall time and CPU time (this process's, its workers' once they have ended, and
+the rest of the machine's meanwhile) are printed with the load average. The output and what
+standard error counts must not depend on the workers.
 
-The workers are processes, each sent blocks of lines. Two budgets: the default (16,000
-characters a result), under which most of these observations fit and the work is mostly
-reading and writing the JSON, and 2,000, under which nearly every one is cut and the core does
-most of it. A run of the sessions once takes a fraction of a second, where a second worker's
-fixed costs (starting it, the last block it waits for) weigh most, so each budget also runs
-the sessions four times over, as a batch job's size. The target is asserted for the second
-budget; the first is reported.
+Two budgets: the default (16,000 characters a result), under which most of these
+observations fit and the work is mostly reading and writing the JSON, and 2,000, under which
+nearly every one is cut and the core does most of it. A run of the sessions once takes a
+fraction of a second, where a second worker's fixed costs (starting it, the last range it
+waits for) weigh most, so each budget also runs the sessions four times over, as a batch
+job's size. The target is asserted for the second budget; the first is reported.
 
     python -m pytest benches/test_bench_batch.py -s -p no:cacheprovider
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import io
 import json
 import os
+import resource
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gen_logs import build_log
-from shapeclip.batch import _start_method, compress_lines
+from shapeclip.batch import _start_method
+from shapeclip.cli_batch import compress_jsonl
 from shapeclip.messages import DEFAULT_MESSAGE_BUDGET
 
 AGENTS = Path("/work/shared/corpus-agents/cases")
@@ -60,33 +72,71 @@ def conversations() -> tuple[str, list[str]]:
     return f"{len(lines)} generated conversations ({AGENTS} is not here)", lines
 
 
+@dataclass
+class Run:
+    wall: float
+    cpu_parent: float
+    cpu_workers: float
+    #: CPU seconds the rest of the machine used meanwhile (Linux; 0 elsewhere): where it is
+    #: not near 0, others took cores from the run.
+    cpu_others: float
+
+    def __str__(self) -> str:
+        return f"{self.wall:.2f} s (CPU {self.cpu_parent:.2f} + {self.cpu_workers:.2f}, others {self.cpu_others:.2f})"
+
+
+def machine_cpu() -> float:
+    """CPU seconds all the machine's processes have used since it started (Linux's /proc/stat)."""
+    try:
+        first = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:
+        return 0.0
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(field) for field in first[1:9])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(source: Path, target: Path, workers: int, budget: int) -> tuple[Run, str]:
+    """One run of the command's work, and what it said on standard error."""
+    said = io.StringIO()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    machine, cpu, started = machine_cpu(), time.process_time(), time.perf_counter()
+    with contextlib.redirect_stderr(said):
+        status = compress_jsonl(str(source), str(target), workers, budget, argparse.ArgumentParser())
+    wall, cpu, machine = time.perf_counter() - started, time.process_time() - cpu, machine_cpu() - machine
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert status == 0, said.getvalue()
+    workers_cpu = max(0.0, after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime)
+    return Run(wall, cpu, workers_cpu, max(0.0, machine - cpu - workers_cpu)), said.getvalue()
+
+
 @pytest.mark.parametrize("copies", [1, 4])
 @pytest.mark.parametrize("budget", [DEFAULT_MESSAGE_BUDGET.per_result, 2_000])
-def test_two_workers_against_one(budget: int, copies: int) -> None:
+def test_two_workers_against_one(budget: int, copies: int, tmp_path: Path) -> None:
     what, lines = conversations()
-    lines *= copies
-    size = sum(len(line.encode()) for line in lines)
-    best: dict[int, float] = {1: float("inf"), 2: float("inf")}
-    outputs: dict[int, list[str]] = {}
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(lines) * copies, encoding="utf-8")
+    size = source.stat().st_size
+    runs: dict[int, list[Run]] = {1: [], 2: []}
+    outputs: dict[int, tuple[bytes, str]] = {}
     load = os.getloadavg()
-    methods = set()
+    method = _start_method().get_start_method()
     for _ in range(ROUNDS):
-        for workers in best:
-            methods.add(_start_method().get_start_method())
-            started = time.perf_counter()
-            done = list(compress_lines(lines, workers, budget))
-            best[workers] = min(best[workers], time.perf_counter() - started)
-            outputs[workers] = [line.text for line in done]
+        for workers, done in runs.items():
+            target = tmp_path / f"out{workers}.jsonl"
+            run, said = timed(source, target, workers, budget)
+            done.append(run)
+            outputs[workers] = target.read_bytes(), said
     assert outputs[1] == outputs[2]
-    cut = sum(line.chars_out < line.chars_in for line in done)
+    best = {workers: min(run.wall for run in done) for workers, done in runs.items()}
     speedup = best[1] / best[2]
     print(
-        f"\n{what}, {copies} times, {size / 1e6:.1f} MB, budget {budget:,} ({cut} of {len(lines)} conversations "
-        f"cut); load "
-        f"average {load[0]:.2f} before, {os.getloadavg()[0]:.2f} after: 1 worker {best[1]:.2f} s "
-        f"({size / best[1] / 1e6:,.0f} MB/s), 2 workers {best[2]:.2f} s, {speedup:.2f}x "
-        f"(workers started by {' and '.join(sorted(methods))})"
+        f"\n{what}, {copies}x, {size / 1e6:.1f} MB, budget {budget:,}; load average {load[0]:.2f} before, "
+        f"{os.getloadavg()[0]:.2f} after: 1 worker {best[1]:.2f} s ({size / best[1] / 1e6:,.0f} MB/s), "
+        f"2 workers {best[2]:.2f} s, {speedup:.2f}x (workers started by {method}); {outputs[1][1].strip()}"
     )
+    for workers, done in runs.items():
+        each = ", ".join(str(run) for run in done)
+        print(f"  {workers} worker{'s' if workers > 1 else ''}, wall (CPU here + in workers, others'): {each}")
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one core: two workers cannot be faster")
     if budget != DEFAULT_MESSAGE_BUDGET.per_result:

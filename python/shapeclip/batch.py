@@ -9,10 +9,12 @@ whole list: a result compressed when appended stays the same when the list is co
 again, so this gives each result exactly what it got at append time. A line that is not a
 conversation (not JSON, no message list, formats mixed) is written as it was, and counted.
 
-The conversations are compressed on `workers` processes, each given blocks of lines: reading
-the JSON and walking the messages is Python's work and holds the GIL, so threads could not use
-a second core for it. The lines come out in the order they went in, and a conversation that had
-nothing to compress comes out byte for byte as it went in.
+The conversations are compressed on `workers` processes: reading the JSON and walking the
+messages is Python's work and holds the GIL, so threads could not use a second core for it.
+`compress_lines` sends them blocks of lines, for input that can only be read in turn (standard
+input, a pipe, Parquet's rows); a JSONL file is shared out by byte ranges instead
+(`batch_ranges`), which sends no line. The lines come out in the order they went in, and a
+conversation that had nothing to compress comes out byte for byte as it went in.
 `compress_batch` is the same work for Ray Data's `map_batches` (docs/histories.md), and
 `batch_parquet` for a Parquet file.
 """
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
     from concurrent.futures import Future
     from multiprocessing.context import BaseContext
-    from typing import Any
+    from typing import Any, BinaryIO
 
 #: Keys of an object whose value is the conversation's message list, in the order looked at.
 MESSAGE_KEYS = ("messages", "input")
@@ -127,6 +129,17 @@ def compress_lines(lines: Iterable[str], workers: int, budget: Budget | int = DE
             yield from _received(*ahead.popleft())
 
 
+def write_lines(given: Iterable[bytes], sink: BinaryIO, workers: int, budget: Budget | int, counts: Counts) -> None:
+    """Each line of `given` compressed by `compress_lines` and written to `sink` as UTF-8, then
+    counted in `counts`: the work of one worker, whichever path shares it out. The lines are a
+    binary file's, split at b"\\n" only, so that one that is not changed is written back as it
+    was (bytes that are not UTF-8 become U+FFFD)."""
+    lines = (raw.decode("utf-8", "replace") for raw in given)
+    for line in compress_lines(lines, workers, budget):
+        sink.write(line.text.encode("utf-8"))
+        counts.count(line)
+
+
 def _blocks(lines: Iterable[str]) -> Iterator[list[str]]:
     block: list[str] = []
     size = 0
@@ -186,13 +199,23 @@ def _alone() -> bool:
     return True
 
 
-class Tally:
-    """What became of the lines (or rows) written, said on standard error as they go and at
-    the end."""
+#: Lines (or rows) that are not conversations named one by one on standard error; the rest
+#: are only counted.
+NOTED_OTHERS = 3
 
-    def __init__(self, unit: str) -> None:
-        self._unit = unit
+
+class Counts:
+    """What became of a run of lines: how many held conversations, their tool results'
+    characters before and after, how many did not, and the 1-based positions in the run of the
+    first `NOTED_OTHERS` of those. A worker given a range of a file sends one back."""
+
+    def __init__(self) -> None:
         self.conversations = self.others = self.chars_in = self.chars_out = 0
+        self.noted: list[int] = []
+
+    @property
+    def lines(self) -> int:
+        return self.conversations + self.others
 
     def count(self, line: Line) -> None:
         if line.conversation:
@@ -201,15 +224,47 @@ class Tally:
             self.chars_out += line.chars_out
             return
         self.others += 1
-        if self.others <= 3:
-            number = self.conversations + self.others
-            sys.stderr.write(f"shapeclip batch: {self._unit} {number} is not a conversation; written as it was\n")
+        if len(self.noted) < NOTED_OTHERS:
+            self.noted.append(self.lines)
+
+
+class Tally(Counts):
+    """What became of the lines (or rows) written, said on standard error as they go and at
+    the end."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self._unit = unit
+
+    def count(self, line: Line) -> None:
+        noted = len(self.noted)
+        super().count(line)
+        if len(self.noted) > noted:
+            self._not_a_conversation(self.noted[-1])
+
+    def add(self, run: Counts) -> None:
+        """Counts `run`, the lines written next, as if each had been counted in turn."""
+        before = self.lines
+        for position in run.noted[: NOTED_OTHERS - len(self.noted)]:
+            self.noted.append(before + position)
+            self._not_a_conversation(before + position)
+        self.conversations += run.conversations
+        self.others += run.others
+        self.chars_in += run.chars_in
+        self.chars_out += run.chars_out
+
+    def _not_a_conversation(self, number: int) -> None:
+        sys.stderr.write(f"shapeclip batch: {self._unit} {number} is not a conversation; written as it was\n")
 
     def interrupted(self) -> int:
         """130, as a shell reports SIGINT, after saying that the first lines are written, whole."""
-        written = self.conversations + self.others
-        sys.stderr.write(f"shapeclip batch: interrupted; the first {written:,} {self._unit}s are written\n")
+        sys.stderr.write(f"shapeclip batch: interrupted; the first {self.lines:,} {self._unit}s are written\n")
         return 130
+
+    def failed(self, why: str) -> int:
+        """1, after saying why the work stopped and that the first lines are written, whole."""
+        sys.stderr.write(f"shapeclip batch: {why}; the first {self.lines:,} {self._unit}s are written\n")
+        return 1
 
     def done(self) -> int:
         others = f"; {self.others:,} {self._unit}s not conversations, written as they were" if self.others else ""

@@ -1,5 +1,6 @@
-"""The `shapeclip batch` command: its arguments, and which reader (JSONL or Parquet) does the
-work (`batch`, `batch_parquet`)."""
+"""The `shapeclip batch` command: its arguments, and which reader does the work: Parquet
+(`batch_parquet`), a JSONL file shared out by byte ranges (`batch_ranges`), or JSONL streamed
+(`batch`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,14 @@ import argparse
 import os
 import sys
 
-from .batch import Tally, compress_lines
+from . import batch_ranges
+from .batch import Tally, write_lines
 from .cli_numbers import positive
 from .messages import DEFAULT_MESSAGE_BUDGET
+
+TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
+if TYPE_CHECKING:
+    from .messages import Budget
 
 #: How an input file's name ends when it is Parquet, not JSONL (`batch_parquet`).
 PARQUET = ".parquet"
@@ -45,8 +51,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def run(argv: list[str]) -> int:
-    import contextlib
-
     parser = _parser()
     args = parser.parse_args(argv)
     budget = DEFAULT_MESSAGE_BUDGET if args.budget is None else args.budget
@@ -54,20 +58,35 @@ def run(argv: list[str]) -> int:
         from .batch_parquet import compress_parquet
 
         return compress_parquet(args.input, args.output, args.workers, budget, parser)
+    return compress_jsonl(args.input, args.output, args.workers, budget, parser)
+
+
+def compress_jsonl(
+    source: str, target: str, workers: int, budget: Budget | int, parser: argparse.ArgumentParser
+) -> int:
+    """Compresses the conversations of the JSONL file `source` (- for standard input) into
+    `target` (- for standard output) and returns the exit status; errors in the arguments or
+    the files go to `parser.error`. A regular file on several workers is shared out by byte
+    ranges (`batch_ranges`); anything else streams through `write_lines`."""
+    import contextlib
+    from concurrent.futures.process import BrokenProcessPool
+
     with contextlib.ExitStack() as files:
         try:
-            source = sys.stdin.buffer if args.input == "-" else files.enter_context(open(args.input, "rb"))
-            sink = sys.stdout.buffer if args.output == "-" else files.enter_context(open(args.output, "wb"))
+            given = sys.stdin.buffer if source == "-" else files.enter_context(open(source, "rb"))
+            sink = sys.stdout.buffer if target == "-" else files.enter_context(open(target, "wb"))
         except OSError as exc:
             parser.error(f"cannot open {exc.filename}: {exc.strerror}")
-        # Split at b"\n" only, so that a line that is not changed is written back as it was.
-        lines = (raw.decode("utf-8", "replace") for raw in source)
         tally = Tally("line")
         try:
-            for line in compress_lines(lines, args.workers, budget):
-                sink.write(line.text.encode("utf-8"))
-                tally.count(line)
+            if workers > 1 and source != "-" and batch_ranges.splittable(given):
+                batch_ranges.compress_file(source, given, sink, workers, budget, tally)
+            else:
+                write_lines(given, sink, workers, budget, tally)
         except KeyboardInterrupt:
             sink.flush()
             return tally.interrupted()
+        except BrokenProcessPool:
+            sink.flush()
+            return tally.failed("a worker process ended before its work was done")
         return tally.done()
