@@ -26,6 +26,7 @@ import os
 import sys
 from dataclasses import dataclass
 
+from .json_text import parse
 from .messages import DEFAULT_MESSAGE_BUDGET, Budget, compress_messages
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
@@ -94,7 +95,7 @@ def unchanged(line: str) -> str:
 def compress_line(line: str, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> Line:
     """One JSONL line (with or without its newline) compressed, as `shapeclip batch` does."""
     try:
-        record = json.loads(line)
+        record = parse(line)
         key = _message_key(record)
         compressed, report = compress_messages(record if key is None else record[key], budget=budget)
     except ValueError:  # not JSON, or not a conversation: written as it was

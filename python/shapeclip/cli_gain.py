@@ -23,6 +23,7 @@ from typing import Any
 from . import savings
 from .cli_numbers import positive
 from .cli_store import _cell
+from .json_text import parse
 from .messages.budgets import estimate_tokens
 
 _COUNTS = ("chars_in", "chars_out", "given_back")
@@ -94,7 +95,7 @@ def read_records(path: str) -> tuple[list[dict[str, Any]], int]:
             continue
         for line in lines:
             try:
-                value = json.loads(line)
+                value = parse(line)
             except ValueError:
                 value = None
             if _is_record(value):

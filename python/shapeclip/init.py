@@ -26,6 +26,7 @@ from typing import Any
 from .cli_numbers import positive
 from .defaults import DEFAULT_BUDGET
 from .hooks import HARNESSES, shapeclip_argv
+from .json_text import parse
 
 #: Where each harness reads its hooks, under the home directory or a project's directory.
 SETTINGS_FILES = {
@@ -140,7 +141,7 @@ def _load(path: Path) -> tuple[str | None, dict[str, Any]]:
     if not text.strip():
         return text, {}
     try:
-        settings = json.loads(text)
+        settings = parse(text)
     except ValueError as exc:
         raise Unusable(f"it is not valid JSON ({exc})") from None
     if not isinstance(settings, dict):

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from .json_text import parse
 from .messages import CompressReport, MicrocompactReport
 from .messages.budgets import TokenEstimates
 from .result import DigestCall
@@ -82,7 +83,7 @@ class Ledger:
         with open(path, encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
                 try:
-                    ledger.entries.append(_entry(json.loads(line)))
+                    ledger.entries.append(_entry(parse(line)))
                 except ValueError as exc:
                     raise ValueError(f"{path}:{number}: not a ledger entry ({exc})") from None
         return ledger

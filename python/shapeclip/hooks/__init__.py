@@ -21,6 +21,7 @@ import sys
 
 from ..cli_numbers import count
 from ..defaults import DEFAULT_BUDGET
+from ..json_text import parse
 from . import claude_code, codex, gemini, opencode, output
 from .output import Cut, Settings
 
@@ -35,7 +36,7 @@ HARNESSES: dict[str, ModuleType] = {module.NAME: module for module in (claude_co
 def answer(name: str, raw: bytes, settings: Settings) -> dict[str, Any]:
     """The answer of harness `name` to the event `raw`; {} for anything it cannot use."""
     try:
-        event = json.loads(raw)
+        event = parse(raw)
     except ValueError as exc:
         print(f"shapeclip hook {name}: the input is not JSON ({exc}); nothing changed", file=sys.stderr)
         return {}

@@ -12,6 +12,8 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from ..json_text import parse
+
 #: Content parts whose `text` is the text of a tool result, in the formats handled here.
 TEXT_PART_TYPES = frozenset({"text", "input_text"})
 
@@ -89,8 +91,8 @@ def strings_in(arguments: Any) -> Iterator[str]:
     the walk keeps its own stack."""
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments)
-        except (ValueError, RecursionError):
+            arguments = parse(arguments)
+        except ValueError:
             yield arguments
             return
     stack = [arguments]

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..json_text import parse
 from .root import Refused
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
@@ -111,7 +112,7 @@ def read_meta(root_fd: int, entry_id: str) -> dict[str, object] | None:
         return None
     with os.fdopen(fd, "rb") as file:
         try:
-            data = json.loads(file.read(MAX_META_BYTES))
+            data = parse(file.read(MAX_META_BYTES))
         except (OSError, ValueError):
             return None
     return data if isinstance(data, dict) and _digest(data) is not None else None
