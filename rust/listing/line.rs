@@ -17,6 +17,8 @@ pub enum Kind<'a> {
     Other,
 }
 
+use crate::text::has_space;
+
 /// `tree`'s branch characters and the spaces between them, before a name.
 const BRANCHES: &[char] = &['│', '├', '└', '─', ' ', '\u{a0}', '|', '`', '-'];
 
@@ -47,7 +49,7 @@ pub fn kind(line: &str) -> Kind<'_> {
     };
     if name.is_empty()
         || name.len() > 400
-        || name.contains(char::is_whitespace)
+        || has_space(name)
         || NOT_A_NAME.contains(&name.as_bytes()[0])
         || !name.bytes().any(|b| b.is_ascii_alphabetic())
     {
@@ -60,12 +62,14 @@ pub fn kind(line: &str) -> Kind<'_> {
             Kind::Heading(dir)
         };
     }
-    if name.contains(':') {
+    // The memchr crate's searches: on a flood of long names, the standard library's
+    // searches for one character cost as much as the rest of the line's reading.
+    if memchr::memchr(b':', name.as_bytes()).is_some() {
         // `path:12:` rows are search output, `key: value` lines are not paths.
         return Kind::Other;
     }
     let path = name.strip_suffix('/').unwrap_or(name);
-    Kind::Entry(path.rfind('/').map_or("", |slash| &path[..slash]))
+    Kind::Entry(memchr::memrchr(b'/', path.as_bytes()).map_or("", |slash| &path[..slash]))
 }
 
 /// `PATH (N matches)` (or `(1 match)`): the path and the count.

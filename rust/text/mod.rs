@@ -89,6 +89,22 @@ pub fn trim(s: &str) -> &str {
     trim_end(trim_start(s))
 }
 
+/// Whether `s` holds a character `char::is_whitespace` takes. An ASCII line is tested sixteen
+/// bytes at a time without decoding it: a listing's look at every line of an output of long
+/// names, decoding each character, cost more than all the rest of the search planner's work.
+#[must_use]
+pub fn has_space(s: &str) -> bool {
+    if !s.is_ascii() {
+        return s.contains(char::is_whitespace);
+    }
+    // Comparisons OR-ed together over a whole chunk, which the compiler makes vector ones.
+    s.as_bytes().chunks(64).any(|chunk| {
+        chunk.iter().fold(0u8, |space, &b| {
+            space | u8::from(b == b' ') | u8::from(b.wrapping_sub(b'\t') < 5)
+        }) != 0
+    })
+}
+
 /// `char::is_whitespace` for an ASCII byte: unlike `u8::is_ascii_whitespace`, with U+000B.
 #[must_use]
 pub fn is_ascii_space(b: u8) -> bool {
@@ -193,7 +209,34 @@ mod tests {
     }
 
     #[test]
-    fn trims_as_the_standard_ones() {
+    fn takes_every_ascii_byte_as_char_is_whitespace_does_wherever_it_is() {
+        for b in 0..0x80u8 {
+            for at in 0..24 {
+                let mut line = vec![b'x'; 24];
+                line[at] = b;
+                let line = String::from_utf8(line).unwrap_or_default();
+                assert_eq!(has_space(&line), char::from(b).is_whitespace(), "{line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn finds_a_space_anywhere_in_a_long_line() {
+        for len in 0..70 {
+            let plain = "x".repeat(len);
+            assert!(!has_space(&plain));
+            assert!(!has_space(&format!("{plain}\u{e9}\u{1c}")));
+            for at in 0..=len {
+                for space in [" ", "\t", "\x0b", "\r", "\u{a0}", "\u{3000}"] {
+                    let line = format!("{}{space}{}", &plain[..at], &plain[at..]);
+                    assert!(has_space(&line), "{line:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn trims_and_finds_spaces_as_the_standard_ones() {
         let words = [
             " ", "\t", "\r", "\n", "\x0b", "\x0c", "\x1c", "\u{a0}", "\u{3000}", "\u{e9}", "x", ":",
         ];
@@ -203,6 +246,11 @@ mod tests {
             assert_eq!(trim_start(&line), line.trim_start(), "{line:?}");
             assert_eq!(trim_end(&line), line.trim_end(), "{line:?}");
             assert_eq!(trim(&line), line.trim(), "{line:?}");
+            assert_eq!(
+                has_space(&line),
+                line.contains(char::is_whitespace),
+                "{line:?}"
+            );
         }
     }
 }

@@ -13,6 +13,7 @@ use memchr::memmem::Finder;
 
 use super::starts::Starts;
 use super::store::{Kept, Text};
+use crate::text::{has_space, is_ascii_space};
 
 /// What one more line does to an open error block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,19 +209,14 @@ fn go_frame(line: &str) -> bool {
         return true;
     }
     line.split_once('(').is_some_and(|(name, _)| {
-        !name.is_empty() && !name.contains(char::is_whitespace) && line.trim_end().ends_with(')')
+        !name.is_empty() && !has_space(name) && line.trim_end().ends_with(')')
     })
-}
-
-/// Whether `byte` is white space to `char::is_whitespace`, among ASCII bytes.
-fn ascii_space(byte: u8) -> bool {
-    matches!(byte, b'\t'..=b'\r' | b' ')
 }
 
 /// `line.trim().is_empty()`, by bytes up to the first that is not ASCII white space: `trim`
 /// decodes every character it looks at, on every line of a trace.
 fn blank(line: &str) -> bool {
-    match line.bytes().find(|&b| !ascii_space(b)) {
+    match line.bytes().find(|&b| !is_ascii_space(b)) {
         None => true,
         Some(b) if b.is_ascii() => false,
         Some(_) => line.trim().is_empty(),
@@ -229,7 +225,7 @@ fn blank(line: &str) -> bool {
 
 /// `line.trim_end().ends_with(':')`, by bytes as [`blank`].
 fn ends_with_colon(line: &str) -> bool {
-    match line.bytes().rev().find(|&b| !ascii_space(b)) {
+    match line.bytes().rev().find(|&b| !is_ascii_space(b)) {
         None => false,
         Some(b) if b.is_ascii() => b == b':',
         Some(_) => line.trim_end().ends_with(':'),
