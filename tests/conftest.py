@@ -8,12 +8,19 @@ long fuzz of the facade (an hour or more; `--hypothesis-show-statistics` says ho
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from shapeclip import api
+
+# A shell without job control starts a command it puts in the background (`cmd &`, as a CI
+# script may) with SIGINT ignored, and every process started from it inherits that; the tests
+# of what Ctrl-C does need it delivered, to this process and to those the tests start.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # The backend fixture only patches module state that stays the same for every example.
 _REUSED_FIXTURE = [HealthCheck.function_scoped_fixture]
