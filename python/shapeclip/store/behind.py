@@ -56,7 +56,6 @@ class WriteBehind:
         # Set by `abandon`: the chunks still waiting are not worth writing.
         self._abandoned = False
         file.flush()
-        self._size = written
         self._direct = _Direct.start(file.fileno(), written)
         self._thread = threading.Thread(target=self._run, name="shapeclip-store", daemon=True)
         self._thread.start()
@@ -83,11 +82,10 @@ class WriteBehind:
             self._direct.add(data)
         else:
             self._file.write(data)
-        self._size += len(data)
 
     def _end(self) -> None:
         if self._direct is not None:
-            self._direct.finish(self._size)
+            self._direct.finish()
 
     def put(self, data: bytes) -> None:
         """Queues `data`; raises what an earlier chunk's hash or write raised."""
@@ -194,9 +192,10 @@ class _Direct:
 
                     fcntl.fcntl(self._fd, fcntl.F_SETFL, fcntl.fcntl(self._fd, fcntl.F_GETFL) & ~os.O_DIRECT)
 
-    def finish(self, size: int) -> None:
+    def finish(self) -> None:
         """Writes what is staged, its last block padded, waits for every write, and cuts the
-        file to `size` bytes."""
+        file back to the bytes given."""
+        size = self._offset + self._fill
         if self._fill:
             padded = -(-self._fill // ALIGN) * ALIGN
             self._staged[self._fill : padded] = bytes(padded - self._fill)
