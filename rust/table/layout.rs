@@ -14,6 +14,10 @@
 //! line (a blank, an error, `ls -lR`'s directory headings and totals) is one of the table's
 //! other lines. Fields are split at ASCII white space, as Python's `str.split()` splits ASCII.
 
+use std::collections::HashSet;
+
+use crate::hash::FastHash;
+
 /// Lines of a header or row looked at when judging alignment.
 const MAX_WIDTH: usize = 512;
 /// Lines before the header (a title, `ls -lR`'s first heading and total) that may be skipped.
@@ -152,9 +156,12 @@ fn headed(sample: &[String], h: usize) -> Option<Layout> {
     }
     let ruled = sample.get(h + 1).is_some_and(|l| is_rule(l));
     let head = h + 1 + usize::from(ruled);
+    // Each line once: a line repeated word for word (an error retried between rows) is no
+    // more evidence than one, and, outnumbering the rows, it would set the median below.
+    let mut seen: HashSet<&str, FastHash> = HashSet::default();
     let lines: Vec<Vec<Word<'_>>> = sample[head.min(sample.len())..]
         .iter()
-        .filter(|l| !l.trim().is_empty())
+        .filter(|l| !l.trim().is_empty() && seen.insert(l.as_str()))
         .map(|l| words(l))
         .collect();
     // Alignment is judged on the lines with at least the median number of fields: an error
