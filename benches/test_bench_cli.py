@@ -107,11 +107,16 @@ def run_cli(path: Path, source: str, store: Path | None) -> tuple[float, float, 
 
 
 # What a pipe costs before shapeclip does anything: `cat` writing it and a reader that only
-# reads (with the pipe's buffer widened as shapeclip widens it), on the same cores as the core.
+# reads, as shapeclip reads (the pipe's buffer widened, into the core's input pieces), on the
+# same cores as the core.
 DRAIN = (
-    "import fcntl, os\n"
+    "import fcntl\n"
+    "from shapeclip._core import InputPiece\n"
     "try:\n    fcntl.fcntl(0, fcntl.F_SETPIPE_SZ, 1 << 20)\nexcept OSError:\n    pass\n"
-    "while os.read(0, 1 << 20):\n    pass\n"
+    "while True:\n"
+    "    piece = InputPiece()\n"
+    "    while piece.read_from(0):\n        pass\n"
+    "    if len(piece) < piece.CAPACITY:\n        break\n"
 )
 
 

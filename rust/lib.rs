@@ -60,7 +60,8 @@
 //! borrowed text, and converts the result. The engine answers its planners', window's and
 //! clip's panics itself; one in its reading is caught here and raised as `EngineError`, which
 //! the Python facade answers with its pure-Python clip where it still has the input; it never
-//! reaches a caller.
+//! reaches a caller. The command line reads its input into `InputPiece`s (`input_piece.rs`),
+//! memory that the engine, the store's hash and its direct writes read where it lies.
 
 #![warn(missing_docs)]
 
@@ -74,6 +75,7 @@ mod fault;
 pub mod fuzzing;
 mod gapped;
 mod hash;
+mod input_piece;
 mod json;
 mod lanes;
 mod lines;
@@ -101,6 +103,8 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
+
+use input_piece::InputPiece;
 
 pub use engine::{DigestSlot, Engine, Outcome};
 pub use error::Error;
@@ -214,8 +218,14 @@ impl Compressor {
         } else if let Ok(b) = chunk.cast::<PyBytes>() {
             let bytes = b.as_bytes();
             run_detached(py, || engine.feed_bytes(bytes)).map(|()| false)
+        } else if let Ok(piece) = chunk.cast::<InputPiece>() {
+            let piece = piece.try_borrow()?;
+            let bytes = piece.bytes();
+            run_detached(py, || engine.feed_bytes(bytes)).map(|()| false)
         } else {
-            return Err(PyTypeError::new_err("chunk must be str or bytes"));
+            return Err(PyTypeError::new_err(
+                "chunk must be str, bytes or an InputPiece",
+            ));
         };
         if result.is_err() {
             self.engine = None;
@@ -255,9 +265,19 @@ impl ContentHash {
     }
 
     #[pyo3(signature = (data, /))]
-    fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyBytes>) -> PyResult<()> {
-        let bytes = data.as_bytes();
+    fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let hasher = &mut self.hasher;
+        if let Ok(b) = data.cast::<PyBytes>() {
+            let bytes = b.as_bytes();
+            return run_detached(py, || {
+                hasher.update(bytes);
+            });
+        }
+        let piece = data
+            .cast::<InputPiece>()
+            .map_err(|_| PyTypeError::new_err("data must be bytes or an InputPiece"))?
+            .try_borrow()?;
+        let bytes = piece.bytes();
         run_detached(py, || {
             hasher.update(bytes);
         })
@@ -276,6 +296,7 @@ const DEBUG_BUILD: bool = cfg!(debug_assertions);
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Compressor>()?;
     m.add_class::<ContentHash>()?;
+    m.add_class::<InputPiece>()?;
     m.add_class::<Report>()?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add(

@@ -49,6 +49,25 @@ def test_stdin_is_streamed() -> None:
     assert stored == shapeclip.compress(LOG, "command", 500, store=shapeclip.Store())
 
 
+@pytest.mark.parametrize("source", ["pipe", "command"])
+def test_an_output_of_many_pieces_is_compressed_and_stored_byte_for_byte(tmp_path: Path, source: str) -> None:
+    # Lines of every length, characters split across the pieces' ends, invalid UTF-8, and no
+    # newline at the end: about 13 MB, so three full pieces and a short one.
+    data = b"".join(b"[%07d] step %s\xc3\xa9 done\n" % (i, b"x" * (i % 61)) for i in range(280_000))
+    data += b"\xff\xfe the end, unfinished"
+    (tmp_path / "output").write_bytes(data)
+    env = {"SHAPECLIP_STORE": str(tmp_path / "s"), "SHAPECLIP_LEDGER": "off"}
+    if source == "pipe":
+        done = run("--tool", "bash", "--budget", "3000", stdin=data, env=env)
+    else:
+        done = run("--tool", "bash", "--budget", "3000", "--", "cat", str(tmp_path / "output"), env=env)
+    assert done.returncode == 0, done.stderr
+    (entry,) = (tmp_path / "s").glob("*.out")
+    assert entry.read_bytes() == data
+    store = shapeclip.Store(tmp_path / "s")
+    assert done.stdout.decode() == shapeclip.compress(data, "bash", 3000, store=store)
+
+
 def test_help_explains_the_marker_and_version_prints() -> None:
     help_text = run("--help").stdout.decode()
     assert "marker" in help_text and "sed -n" in help_text

@@ -8,6 +8,7 @@ __all__ = [
     "Compressor",
     "ContentHash",
     "EngineError",
+    "InputPiece",
     "PanicException",
     "Report",
     "__version__",
@@ -49,7 +50,7 @@ class Compressor:
     def __new__(
         cls, *, budget: int, kind: str, tool: str | None, head_weight: int, tail_weight: int, digest_room: int = 0
     ) -> Compressor: ...
-    def feed(self, chunk: str | bytes) -> bool:
+    def feed(self, chunk: str | bytes | InputPiece) -> bool:
         """Whether `chunk` held a lone surrogate, read as U+FFFD."""
     def finish(self, way_back: tuple[str, str] | None = None) -> Report: ...
 
@@ -58,5 +59,19 @@ class ContentHash:
     """BLAKE3, for the store's IDs."""
 
     def __new__(cls) -> ContentHash: ...
-    def update(self, data: bytes, /) -> None: ...
+    def update(self, data: bytes | InputPiece, /) -> None: ...
     def hexdigest(self) -> str: ...
+
+@final
+class InputPiece:
+    """Up to `CAPACITY` bytes of input in page-aligned memory, filled by reads straight into
+    it and read where it lies: by `Compressor.feed`, `ContentHash.update` and `write_at`."""
+
+    CAPACITY: Final[int]
+    def __new__(cls) -> InputPiece: ...
+    def read_from(self, fd: int, /) -> int:
+        """Reads once after the bytes held: how many came, 0 at the input's end or when full."""
+    def write_at(self, fd: int, offset: int, start: int, /) -> int:
+        """Writes the bytes from `start` on at `offset`, once: how many were written."""
+    def __len__(self) -> int: ...
+    def __bytes__(self) -> bytes: ...

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # imported where used: the digest's machinery only when a dig
     import logging
 
     from . import fallback
+    from ._core import InputPiece
     from .digest.request import Digest
     from .digest.run import DigestFn
     from .store import Entry, Store
@@ -135,11 +136,11 @@ def _valid(chunk: str | bytes) -> str | bytes:
     return _valid_str(chunk) if isinstance(chunk, str) else chunk
 
 
-def _fed(core: _core.Compressor, chunk: str | bytes) -> str | bytes:
+def _fed(core: _core.Compressor, chunk: str | bytes | InputPiece) -> str | bytes | InputPiece:
     """Feeds `chunk` to the core and returns it as fed: made `_valid` only when it held a lone
     surrogate, which the core read as U+FFFD, so that a valid chunk is never scanned here (on
     non-ASCII text that scan took longer than the compression)."""
-    return _valid(chunk) if core.feed(chunk) else chunk
+    return _valid_str(chunk) if core.feed(chunk) and isinstance(chunk, str) else chunk
 
 
 def _line_count(text: str) -> int:
@@ -240,7 +241,7 @@ class _Compression:
         self._clipper = None if self._core is not None else _clipper(options)
         self._keeper = _keeper(options)
 
-    def feed(self, chunk: str | bytes) -> str | bytes:
+    def feed(self, chunk: str | bytes | InputPiece) -> str | bytes | InputPiece:
         """Feeds `chunk` and returns it as fed: valid text (see `_valid`)."""
         if self._core is not None:
             try:
@@ -248,7 +249,8 @@ class _Compression:
             except _NativeFailure as exc:
                 self._lose_core(f"the native core failed on this input ({exc!r})")
         if self._core is None:
-            chunk = _valid(chunk)
+            # A piece the core did not read is read by the clip as its bytes.
+            chunk = _valid(chunk if isinstance(chunk, (str, bytes)) else bytes(chunk))
             if self._clipper is not None:
                 self._clipper.feed(chunk)
         if self._keeper is not None:
@@ -349,6 +351,13 @@ class Compressor:
             self._check_open()
             self._compression.feed(chunk)
 
+    def _feed_piece(self, piece: InputPiece) -> None:
+        """Adds a piece of the output that the command line read (`cli_input`), its bytes read
+        where they lie: as `feed` adds `bytes(piece)`."""
+        with self._lock:
+            self._check_open()
+            self._compression.feed(piece)
+
     def _plan(self) -> Compressed:
         with self._lock:
             self._check_open()
@@ -413,7 +422,8 @@ def _plan_text(text: object, options: _Options) -> Compressed:
         checked = _valid_str(checked)
         return Compressed(checked, "passthrough", backend(), len(checked), _line_count(checked), 0, 0, ())
     compression = _Compression(options)
-    return compression.finish(held=compression.feed(checked))
+    fed = compression.feed(checked)
+    return compression.finish(held=fed if isinstance(fed, (str, bytes)) else None)
 
 
 def compress_detailed(

@@ -9,12 +9,13 @@ as a write that failed at once would have been.
 Where the file system takes it (Linux's `O_DIRECT`), the bytes go to disk without the page
 cache: through the page cache, writing a gigabyte cost more CPU time than compressing it (on
 ext4, 1.1 s of kernel time against the core's 0.9 s), and the commit's `fsync` then waited
-for all of it anyway. Direct writes must start and end on block boundaries, so the bytes are
-staged in aligned buffers, the last block is written padded and the file cut back to size. A
-direct write returns only once the disk has the bytes, so the full buffers are written by a
-thread of their own while the next one is hashed and staged: one after the other, the disk
-waited for the hash and the hash for the disk. Where the file system refuses direct writes,
-the same buffers are written through the page cache."""
+for all of it anyway. Direct writes must start and end on block boundaries, in aligned
+memory. The command line's input pieces are such memory, and are written where they lie when
+they start a block; other bytes are staged, copied into aligned buffers, the last block is
+written padded and the file cut back to size. A direct write returns only once the disk has
+the bytes, so the writes run on a thread of their own while the next bytes are hashed: one
+after the other, the disk waited for the hash and the hash for the disk. Where the file
+system refuses direct writes, the same bytes are written through the page cache."""
 
 from __future__ import annotations
 
@@ -28,13 +29,16 @@ TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without import
 if TYPE_CHECKING:
     from typing import BinaryIO, Protocol
 
+    from .._core import InputPiece
+
     class Hash(Protocol):
-        def update(self, data: bytes, /) -> None: ...
+        def update(self, data: bytes | InputPiece, /) -> None: ...
         def hexdigest(self) -> str: ...
 
 
-#: Chunks waiting at most; a writer that gets ahead waits for room.
-QUEUED = 8
+#: Chunks waiting at most; a writer that gets ahead waits for room. Two input pieces (8 MiB)
+#: keep the disk as busy as eight did, which held a stored gigabyte's peak at 64.8 MiB.
+QUEUED = 2
 #: Bytes of one direct write: large, so that the disk is kept busy with few calls.
 STAGED = 4 << 20
 #: Staged buffers: one filling while another is written.
@@ -51,7 +55,7 @@ class WriteBehind:
     def __init__(self, hash: Hash, file: BinaryIO, written: int) -> None:
         self._hash = hash
         self._file = file
-        self._queue: queue.Queue[bytes | None] = queue.Queue(QUEUED)
+        self._queue: queue.Queue[bytes | InputPiece | None] = queue.Queue(QUEUED)
         self._error: BaseException | None = None
         # Set by `abandon`: the chunks still waiting are not worth writing.
         self._abandoned = False
@@ -77,17 +81,17 @@ class WriteBehind:
         if self._direct is not None:
             self._direct.stop()  # after a failure too: its thread must not outlive the entry
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes | InputPiece) -> None:
         if self._direct is not None:
             self._direct.add(data)
         else:
-            self._file.write(data)
+            self._file.write(data if isinstance(data, bytes) else bytes(data))
 
     def _end(self) -> None:
         if self._direct is not None:
             self._direct.finish()
 
-    def put(self, data: bytes) -> None:
+    def put(self, data: bytes | InputPiece) -> None:
         """Queues `data`; raises what an earlier chunk's hash or write raised."""
         self._raise()
         self._queue.put(data)
@@ -120,8 +124,9 @@ class _Direct:
         self._free: queue.Queue[mmap.mmap] = queue.Queue()
         for _ in range(BUFFERS):
             self._free.put(mmap.mmap(-1, STAGED))  # page-aligned, as direct writes need
-        # Full buffers, their length and offset; None ends the thread.
-        self._full: queue.Queue[tuple[mmap.mmap, int, int] | None] = queue.Queue()
+        # Full buffers (staged, or input pieces written where they lie), their length and
+        # offset; None ends the thread. As many as there are staged buffers wait at most.
+        self._full: queue.Queue[tuple[mmap.mmap | InputPiece, int, int] | None] = queue.Queue(1)
         self._staged = self._free.get()
         self._staged[: len(head)] = head
         self._fill = len(head)
@@ -147,7 +152,15 @@ class _Direct:
             return None
         return cls(fd, offset, head)
 
-    def add(self, data: bytes) -> None:
+    def add(self, data: bytes | InputPiece) -> None:
+        if not isinstance(data, bytes):
+            if self._fill == 0 and len(data) % ALIGN == 0:
+                # Page-aligned, whole blocks, at a block's start: written as it lies.
+                self._raise()
+                self._full.put((data, len(data), self._offset))
+                self._offset += len(data)
+                return
+            data = bytes(data)
         taken = 0
         with memoryview(data) as view:
             while taken < len(view):
@@ -168,29 +181,29 @@ class _Direct:
 
     def _run(self) -> None:
         while (job := self._full.get()) is not None:
-            staged, length, offset = job
+            source, length, offset = job
             if self._error is None:
                 try:
-                    self._write(staged, length, offset)
+                    self._write(source, length, offset)
                 except BaseException as exc:  # raised to the stager: see `_hand_over`, `finish`
                     self._error = exc
-            self._free.put(staged)
+            if isinstance(source, mmap.mmap):
+                self._free.put(source)
 
-    def _write(self, staged: mmap.mmap, length: int, offset: int) -> None:
+    def _write(self, source: mmap.mmap | InputPiece, length: int, offset: int) -> None:
         done = 0
-        with memoryview(staged) as view:
-            while done < length:
-                try:
-                    done += os.pwrite(self._fd, view[done:length], offset + done)
-                except OSError as exc:
-                    if exc.errno != errno.EINVAL or not self._direct:
-                        raise
-                    # The file system took the flag but not the writes: the page cache takes
-                    # this buffer and every later one, at the same offsets.
-                    self._direct = False
-                    import fcntl
+        while done < length:
+            try:
+                done += _write_once(self._fd, source, length, offset, done)
+            except OSError as exc:
+                if exc.errno != errno.EINVAL or not self._direct:
+                    raise
+                # The file system took the flag but not the writes: the page cache takes
+                # this buffer and every later one, at the same offsets.
+                self._direct = False
+                import fcntl
 
-                    fcntl.fcntl(self._fd, fcntl.F_SETFL, fcntl.fcntl(self._fd, fcntl.F_GETFL) & ~os.O_DIRECT)
+                fcntl.fcntl(self._fd, fcntl.F_SETFL, fcntl.fcntl(self._fd, fcntl.F_GETFL) & ~os.O_DIRECT)
 
     def finish(self) -> None:
         """Writes what is staged, its last block padded, waits for every write, and cuts the
@@ -213,3 +226,11 @@ class _Direct:
     def _raise(self) -> None:
         if self._error is not None:
             raise self._error
+
+
+def _write_once(fd: int, source: mmap.mmap | InputPiece, length: int, offset: int, done: int) -> int:
+    """Writes `source`'s bytes from `done` to `length` at `offset + done`, once: how many went."""
+    if isinstance(source, mmap.mmap):
+        with memoryview(source) as view, view[done:length] as rest:
+            return os.pwrite(fd, rest, offset + done)
+    return source.write_at(fd, offset + done, done)

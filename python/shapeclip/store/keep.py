@@ -19,6 +19,7 @@ TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without import
 if TYPE_CHECKING:  # a compression given no store imports none of the store's machinery
     import logging
 
+    from .._core import InputPiece
     from .store import Capture, Store
     from .writer import Entry
 
@@ -77,9 +78,10 @@ class Keeper:
             except Exception:
                 _log().debug("shapeclip: dropping a stored copy failed", exc_info=True)
 
-    def feed(self, chunk: str | bytes) -> None:
-        """`chunk` must be valid text already (no lone surrogates): the facade checks it."""
-        data = chunk if isinstance(chunk, bytes) else chunk.encode("utf-8")
+    def feed(self, chunk: str | bytes | InputPiece) -> None:
+        """`chunk` must be valid text already (no lone surrogates): the facade checks it. A
+        piece of input goes to the store as it is, to be written from where it lies."""
+        data = chunk.encode("utf-8") if isinstance(chunk, str) else chunk
         # Counted as the core counts (the chunks' bytes form one UTF-8 stream) until the count
         # passes the budget: the input is cut then, whatever follows, and counting on would
         # decode every byte of a long stream again.
@@ -88,7 +90,7 @@ class Keeper:
         elif isinstance(chunk, str) and not self._decoder.getstate()[0]:
             self._chars += len(chunk)
         else:
-            self._chars += len(self._decoder.decode(data))
+            self._chars += len(self._decoder.decode(data if isinstance(data, bytes) else bytes(data)))
         if self._capture is not None:
             try:
                 self._capture.write(data)

@@ -28,6 +28,8 @@ TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without import
 if TYPE_CHECKING:
     from typing import BinaryIO
 
+    from .._core import InputPiece
+
 DEFAULT_MAX_BYTES = 500 * 1000 * 1000
 #: Sets the quota of a store made without `max_bytes`: the CLI's, the hooks' and plugins'.
 MAX_BYTES_ENV_VAR = "SHAPECLIP_STORE_MAX_BYTES"
@@ -91,7 +93,7 @@ class Capture:
     def size(self) -> int:
         return self._writer.size
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | InputPiece) -> None:
         try:
             self._writer.write(data)
         except BaseException:

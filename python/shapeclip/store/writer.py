@@ -31,6 +31,7 @@ TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without import
 if TYPE_CHECKING:
     from typing import BinaryIO
 
+    from .._core import InputPiece
     from .behind import Hash, WriteBehind
 
 #: Hex digits of the output's hash an ID starts with; longer only when another entry has them.
@@ -135,7 +136,8 @@ def _content_hash() -> tuple[str, Hash]:
     except ImportError:
         import hashlib  # only here: its import alone is 3 ms of a hook's start-up
 
-        return "sha256", hashlib.sha256()
+        # Only `bytes` come without the core: input pieces are the core's.
+        return "sha256", hashlib.sha256()  # type: ignore[return-value]
     return "blake3", ContentHash()
 
 
@@ -157,7 +159,7 @@ class EntryWriter:
         self._file: BinaryIO | None = create_private(root_fd, self._temp)
         self._behind: WriteBehind | None = None
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | InputPiece) -> None:
         if self._file is None:
             raise Refused("this entry was already committed or dropped")
         self.size += len(data)
@@ -171,6 +173,7 @@ class EntryWriter:
         if self._behind is not None:
             self._behind.put(data)
         else:
+            data = data if isinstance(data, bytes) else bytes(data)
             self._hash.update(data)
             self._file.write(data)
 
