@@ -36,9 +36,9 @@ if TYPE_CHECKING:
         def hexdigest(self) -> str: ...
 
 
-#: Chunks waiting at most; a writer that gets ahead waits for room. Two input pieces (8 MiB)
-#: keep the disk as busy as eight did, which held a stored gigabyte's peak at 64.8 MiB.
-QUEUED = 2
+#: Chunks waiting at most; a writer that gets ahead waits for room. One input piece (4 MiB)
+#: keeps the disk as busy as eight did, which took a stored gigabyte's peak to 64.8 MiB.
+QUEUED = 1
 #: Bytes of one direct write: large, so that the disk is kept busy with few calls.
 STAGED = 4 << 20
 #: Staged buffers: one filling while another is written.
