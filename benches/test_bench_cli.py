@@ -18,9 +18,10 @@ output is kept, and each run's copy is removed after it.
 
 Targets: each path within 1.5 times the in-process call, the store adding at most 30% to the
 same path without it, and a peak under 64 MiB. Beside them, what the pipe costs alone: `cat
-FILE` into a Python that only reads it, into the core's input pieces as shapeclip does. Where the cores are fewer than the core's threads
-plus the pipe's two processes, their CPU times added, over the cores, bound how fast any path
-through a pipe can be; the benchmark prints that bound.
+FILE` into a Python that only reads it, into the core's input pieces as shapeclip does. Where
+the cores are fewer than the core's threads plus the pipe's two processes, their CPU times
+added, over the cores, bound how fast any path through a pipe can be; the benchmark prints
+that bound.
 """
 
 from __future__ import annotations
