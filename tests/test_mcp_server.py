@@ -119,6 +119,22 @@ def test_run_keeps_a_large_output_within_budget_and_show_gives_back_what_it_omit
     assert Store(path).get(found.group(1)) == printed
 
 
+def test_run_reads_an_output_of_many_pieces_whole(tmp_path: Path) -> None:
+    from shapeclip import mcp_server
+
+    # About 10 MB, so more than two of the pieces the command line reads in, with no newline
+    # at its end.
+    script = (
+        "import sys; "
+        "sys.stdout.write(''.join(f'row {i:07d} ' + 'x' * (i % 80) + chr(10) for i in range(200_000)) + 'end')"
+    )
+    printed = "".join(f"row {i:07d} {'x' * (i % 80)}\n" for i in range(200_000)) + "end"
+    ran = mcp_server.run_command(Store(tmp_path / "store"), f'{sys.executable} -c "{script}"', 60, 4000)
+    found = WAY_BACK.search(ran)
+    assert found is not None and len(ran) <= 4000, ran
+    assert Store(tmp_path / "store").get(found.group(1)) == printed
+
+
 def test_run_reports_the_exit_status_and_kills_a_command_at_its_timeout(tmp_path: Path) -> None:
     path = tmp_path / "store"
     assert text_of(call(path, "run", command="echo out; echo err >&2; exit 3")) == (

@@ -35,7 +35,7 @@ from pydantic import Field
 
 from . import savings
 from .api import Compressor
-from .cli_input import CHUNK_BYTES
+from .cli_input import CHUNK_BYTES, Interrupts, read_to_end
 from .defaults import DEFAULT_BUDGET
 from .store import Refused, Store
 
@@ -144,8 +144,8 @@ def run_command(store: Store, command: str, timeout: float, budget: int) -> str:
         room = budget - 1 - max(len(_status(-64, False, timeout)), len(_status(0, True, timeout)))
         compressor = Compressor("command", room, store=Store(store.path, store.max_bytes, command=command))
         with process.stdout:
-            while chunk := process.stdout.read(CHUNK_BYTES):
-                compressor.feed(chunk)
+            # As the command line reads a command's output: while the last piece is compressed.
+            read_to_end(process.stdout.fileno(), compressor, Interrupts())
         status = process.wait()
     except BaseException:
         kill()  # a command nobody will read must not run on
