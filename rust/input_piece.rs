@@ -45,7 +45,7 @@ pub(crate) struct InputPiece {
 }
 
 impl InputPiece {
-    pub(crate) fn bytes(&self) -> &[u8] {
+    fn bytes(&self) -> &[u8] {
         &self.all()[..self.len]
     }
 
@@ -62,6 +62,25 @@ impl InputPiece {
         };
         &mut all[len..]
     }
+}
+
+/// Runs `read` over the bytes of `object` when it is an input piece, borrowed meanwhile;
+/// `None` when it is not one.
+pub(crate) fn read<T>(
+    object: &Bound<'_, PyAny>,
+    read: impl FnOnce(&[u8]) -> PyResult<T>,
+) -> Option<PyResult<T>> {
+    let piece = object.cast::<InputPiece>().ok()?;
+    Some(
+        piece
+            .try_borrow()
+            .map_err(PyErr::from)
+            .and_then(|piece| read(piece.bytes())),
+    )
+}
+
+pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<InputPiece>()
 }
 
 impl Drop for InputPiece {

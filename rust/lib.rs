@@ -75,7 +75,29 @@ mod fault;
 pub mod fuzzing;
 mod gapped;
 mod hash;
+#[cfg(unix)]
 mod input_piece;
+/// Input pieces are read from file descriptors, as only Unix's `std` reads them: elsewhere
+/// there are none, and the command line reads its input as `bytes`.
+#[cfg(not(unix))]
+mod input_piece {
+    use pyo3::prelude::*;
+
+    pub(crate) fn read<T>(
+        _: &Bound<'_, PyAny>,
+        _: impl FnOnce(&[u8]) -> PyResult<T>,
+    ) -> Option<PyResult<T>> {
+        None
+    }
+
+    #[allow(
+        clippy::unnecessary_wraps,
+        reason = "as Unix's, which adds a class and may fail"
+    )]
+    pub(crate) fn register(_: &Bound<'_, PyModule>) -> PyResult<()> {
+        Ok(())
+    }
+}
 mod json;
 mod lanes;
 mod lines;
@@ -103,8 +125,6 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
-
-use input_piece::InputPiece;
 
 pub use engine::{DigestSlot, Engine, Outcome};
 pub use error::Error;
@@ -218,14 +238,12 @@ impl Compressor {
         } else if let Ok(b) = chunk.cast::<PyBytes>() {
             let bytes = b.as_bytes();
             run_detached(py, || engine.feed_bytes(bytes)).map(|()| false)
-        } else if let Ok(piece) = chunk.cast::<InputPiece>() {
-            let piece = piece.try_borrow()?;
-            let bytes = piece.bytes();
-            run_detached(py, || engine.feed_bytes(bytes)).map(|()| false)
+        } else if let Some(fed) =
+            input_piece::read(chunk, |bytes| run_detached(py, || engine.feed_bytes(bytes)))
+        {
+            fed.map(|()| false)
         } else {
-            return Err(PyTypeError::new_err(
-                "chunk must be str, bytes or an InputPiece",
-            ));
+            return Err(PyTypeError::new_err("chunk must be str or bytes"));
         };
         if result.is_err() {
             self.engine = None;
@@ -273,14 +291,12 @@ impl ContentHash {
                 hasher.update(bytes);
             });
         }
-        let piece = data
-            .cast::<InputPiece>()
-            .map_err(|_| PyTypeError::new_err("data must be bytes or an InputPiece"))?
-            .try_borrow()?;
-        let bytes = piece.bytes();
-        run_detached(py, || {
-            hasher.update(bytes);
+        input_piece::read(data, |bytes| {
+            run_detached(py, || {
+                hasher.update(bytes);
+            })
         })
+        .unwrap_or_else(|| Err(PyTypeError::new_err("data must be bytes")))
     }
 
     /// The 64 hex digits of the hash of every byte given so far.
@@ -296,7 +312,7 @@ const DEBUG_BUILD: bool = cfg!(debug_assertions);
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Compressor>()?;
     m.add_class::<ContentHash>()?;
-    m.add_class::<InputPiece>()?;
+    input_piece::register(m)?;
     m.add_class::<Report>()?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add(

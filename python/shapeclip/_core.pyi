@@ -65,7 +65,8 @@ class ContentHash:
 @final
 class InputPiece:
     """Up to `CAPACITY` bytes of input in page-aligned memory, filled by reads straight into
-    it and read where it lies: by `Compressor.feed`, `ContentHash.update` and `write_at`."""
+    it and read where it lies: by `Compressor.feed`, `ContentHash.update` and `write_at`.
+    Built on Unix only."""
 
     CAPACITY: Final[int]
     def __new__(cls) -> InputPiece: ...

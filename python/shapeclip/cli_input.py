@@ -138,7 +138,7 @@ def read_to_end(fd: int, compressor: Compressor, interrupts: Interrupts) -> None
     if stat.S_ISFIFO(mode):
         _widen_pipe(fd)
     with _Feeder(compressor) as feeder:
-        if backend() == "native":
+        if backend() == "native" and os.name == "posix":  # the core has pieces on Unix only
             _feed_pieces(fd, feeder, interrupts)
         else:
             _feed_bytes(fd, FILE_CHUNK_BYTES if stat.S_ISREG(mode) else CHUNK_BYTES, feeder, interrupts)
