@@ -37,7 +37,7 @@ struct Page([u8; PAGE]);
 static FREE: Mutex<Vec<Box<[Page]>>> = Mutex::new(Vec::new());
 const FREE_KEPT: usize = 8;
 
-/// Up to [`InputInputPiece::CAPACITY`] bytes of input, in page-aligned memory.
+/// Up to [`InputPiece::CAPACITY`] bytes of input, in page-aligned memory.
 #[pyclass(module = "shapeclip._core")]
 pub(crate) struct InputPiece {
     pages: Box<[Page]>,
@@ -50,6 +50,7 @@ impl InputPiece {
     }
 
     fn all(&self) -> &[u8] {
+        debug_assert_eq!(self.pages.len() * PAGE, Self::CAPACITY);
         // SAFETY: `Page` is plain bytes with no padding, so the pages are `CAPACITY` bytes.
         unsafe { std::slice::from_raw_parts(self.pages.as_ptr().cast::<u8>(), Self::CAPACITY) }
     }
@@ -94,11 +95,17 @@ impl Drop for InputPiece {
     }
 }
 
-/// `fd`, borrowed: never closed here.
-fn borrowed(fd: RawFd) -> ManuallyDrop<File> {
+/// `fd`, borrowed: never closed here. A negative one is a bad argument: `std` takes -1 for
+/// no descriptor at all.
+fn borrowed(fd: RawFd) -> PyResult<ManuallyDrop<File>> {
+    if fd < 0 {
+        return Err(PyValueError::new_err(format!(
+            "a file descriptor is not negative; got {fd}"
+        )));
+    }
     // SAFETY: the file is only read or written through, never closed (`ManuallyDrop`); a
     // descriptor that is not open gives `EBADF`, as `os.read` would.
-    ManuallyDrop::new(unsafe { File::from_raw_fd(fd) })
+    Ok(ManuallyDrop::new(unsafe { File::from_raw_fd(fd) }))
 }
 
 /// Runs `io` without the GIL until it is not interrupted by a signal, running Python's
@@ -145,8 +152,9 @@ impl InputPiece {
     /// input (or when the piece is full).
     #[pyo3(signature = (fd, /))]
     fn read_from(&mut self, py: Python<'_>, fd: RawFd) -> PyResult<usize> {
+        let mut file = borrowed(fd)?;
         let space = self.free_space();
-        let n = retried(py, || borrowed(fd).read(space))?;
+        let n = retried(py, || file.read(space))?;
         self.len += n;
         Ok(n)
     }
@@ -158,7 +166,8 @@ impl InputPiece {
             .bytes()
             .get(start..)
             .ok_or_else(|| PyValueError::new_err("start is past the piece's end"))?;
-        retried(py, || borrowed(fd).write_at(bytes, offset))
+        let file = borrowed(fd)?;
+        retried(py, || file.write_at(bytes, offset))
     }
 
     fn __len__(&self) -> usize {

@@ -129,6 +129,13 @@ def test_a_closed_descriptor_is_an_os_error() -> None:
     assert raised.value.errno == errno.EBADF  # told apart by its number, as os's errors are
 
 
+def test_a_negative_descriptor_is_a_bad_argument(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not negative"):
+        InputPiece().read_from(-1)
+    with pytest.raises(ValueError, match="not negative"):
+        InputPiece().write_at(-1, 0, 0)
+
+
 def test_what_a_signal_handler_raises_ends_a_read_and_keeps_what_came() -> None:
     read, write = os.pipe()
     os.write(write, b"first\n")
