@@ -114,6 +114,30 @@ def test_input_pieces_are_written_where_they_lie_when_they_start_a_block(
         assert ("InputPiece" in written) == (head % behind.ALIGN == 0)
 
 
+def test_the_queue_behind_is_bounded_in_bytes_not_chunks() -> None:
+    room = behind._Room(4 << 20)
+    for _ in range(64):  # a stream's 64 KiB chunks: many wait at once
+        room.take(64 << 10)
+    waiting = threading.Thread(target=room.take, args=(1,), daemon=True)
+    waiting.start()
+    waiting.join(0.2)
+    assert waiting.is_alive(), "past the bound, a writer waits"
+    room.give(64 << 10)
+    waiting.join(5)
+    assert not waiting.is_alive()
+    for _ in range(63):
+        room.give(64 << 10)
+    room.give(1)
+    room.take(4 << 20)  # an input piece: one at a time
+    larger = threading.Thread(target=room.take, args=(8 << 20,), daemon=True)
+    larger.start()
+    larger.join(0.2)
+    assert larger.is_alive()
+    room.give(4 << 20)
+    larger.join(5)
+    assert not larger.is_alive(), "a chunk over the bound goes alone"
+
+
 # Pieces that leave the first direct write starting inside a block, and ones of a block.
 SIZES = [[1_000_003, 777_777], [(1 << 20) - 1, 1, 4096], [3, 2 * behind.STAGED + 5]]
 
