@@ -90,7 +90,7 @@ class WriteBehind:
         if self._direct is not None:
             self._direct.add(data)
         else:
-            self._file.write(data if isinstance(data, bytes) else bytes(data))
+            self._file.write(bytes(data))
 
     def _end(self) -> None:
         if self._direct is not None:
@@ -141,8 +141,9 @@ class _Room:
 
 
 class _Direct:
-    """Direct writes of a file's bytes from `offset` on: staged in aligned buffers, each full
-    one written by a thread of its own while the next fills."""
+    """Direct writes of a file's bytes from `offset` on: input pieces that start a block as
+    they lie, other bytes staged in aligned buffers; each written by a thread of its own while
+    the next is hashed or fills."""
 
     def __init__(self, fd: int, offset: int, head: bytes) -> None:
         self._fd = fd
@@ -152,7 +153,7 @@ class _Direct:
         for _ in range(BUFFERS):
             self._free.put(mmap.mmap(-1, STAGED))  # page-aligned, as direct writes need
         # Full buffers (staged, or input pieces written where they lie), their length and
-        # offset; None ends the thread. As many as there are staged buffers wait at most.
+        # offset, one waiting at most; None ends the thread.
         self._full: queue.Queue[tuple[mmap.mmap | InputPiece, int, int] | None] = queue.Queue(1)
         self._staged = self._free.get()
         self._staged[: len(head)] = head

@@ -90,7 +90,7 @@ class Keeper:
         elif isinstance(chunk, str) and not self._decoder.getstate()[0]:
             self._chars += len(chunk)
         else:
-            self._chars += len(self._decoder.decode(data if isinstance(data, bytes) else bytes(data)))
+            self._chars += len(self._decoder.decode(bytes(data)))
         if self._capture is not None:
             try:
                 self._capture.write(data)

@@ -173,7 +173,7 @@ class EntryWriter:
         if self._behind is not None:
             self._behind.put(data)
         else:
-            data = data if isinstance(data, bytes) else bytes(data)
+            data = bytes(data)  # a piece's copy; `bytes` as they are
             self._hash.update(data)
             self._file.write(data)
 
