@@ -35,19 +35,31 @@ def test_issue_25_no_command_is_rewritten_before_it_runs() -> None:
 def test_shell_output_is_replaced_after_it_ran() -> None:
     event = {**COMMON, "hook_event_name": "AfterTool", "tool_name": "run_shell_command", "tool_input": {}}
     reply, _ = hook("gemini", {**event, "tool_response": {"llmContent": BUILD_LOG}}, "--budget", "2500")
-    assert reply["decision"] == "deny" and len(reply["reason"]) <= 2500
+    # "block": the reference's alias of "deny", which Gemini CLI reads the same
+    # (isBlockingDecision, packages/core/src/hooks/types.ts); never a permission's word.
+    assert reply["decision"] == "block" and len(reply["reason"]) <= 2500
     assert "error: linker failed" in reply["reason"]
 
 
-def test_after_tool_replaces_a_long_result_through_deny_and_reason() -> None:
+def test_after_tool_replaces_a_long_result_through_block_and_reason() -> None:
     response = {"llmContent": BUILD_LOG, "returnDisplay": "build log"}
     event = {**COMMON, "hook_event_name": "AfterTool", "tool_name": "mcp_ci_build_log", "tool_input": {}}
     reply, _ = hook("gemini", {**event, "tool_response": response}, "--budget", "3000")
-    assert reply["decision"] == "deny" and len(reply["reason"]) <= 3000 and "[shapeclip:" in reply["reason"]
+    assert reply["decision"] == "block" and len(reply["reason"]) <= 3000 and "[shapeclip:" in reply["reason"]
     assert hook("gemini", {**event, "tool_response": {"llmContent": "ok", "returnDisplay": "ok"}}) == ({}, "")
     # Parts (a list, not text) are a shape left as it is.
     parts = {"llmContent": [{"text": BUILD_LOG}], "returnDisplay": ""}
     assert hook("gemini", {**event, "tool_response": parts}) == ({}, "")
+
+
+def test_an_answer_never_uses_a_permission_word() -> None:
+    # What this hook answers after a tool ran decides nothing about what runs, so none of its
+    # fields says allow, ask or deny (the reason is the tool's compressed output).
+    for tool in ("run_shell_command", "mcp_ci_build_log"):
+        event = {**COMMON, "hook_event_name": "AfterTool", "tool_name": tool, "tool_input": {}}
+        reply, _ = hook("gemini", {**event, "tool_response": {"llmContent": BUILD_LOG}}, "--budget", "2000")
+        fields = {key: value for key, value in reply.items() if key != "reason"}
+        assert fields and not {"allow", "ask", "deny"} & set(json.dumps(fields).replace('"', " ").split())
 
 
 def test_malformed_input_passes_through_with_a_note() -> None:

@@ -6,8 +6,11 @@ confirmation), and it answers only after the tool ran.
 
 As google-gemini/gemini-cli docs/hooks/reference.md and
 packages/core/src/core/coreToolHookTriggers.ts have them (August 2026), the hook is handed
-`tool_response.llmContent`, and `decision: "deny"` with a `reason` replaces the result sent to
-the model. The model then reads `Tool result blocked: ` and the reason, and the call is marked
+`tool_response.llmContent`, and a blocking decision with a `reason` replaces the result sent
+to the model. The answer says `"block"`, the reference's alias of `"deny"`, which Gemini CLI
+reads the same (`isBlockingDecision` in packages/core/src/hooks/types.ts takes either): no
+answer of this hook uses a permission's words (allow, ask, deny), since none decides what
+runs. The model then reads `Tool result blocked: ` and the reason, and the call is marked
 failed, so this is answered only when something was cut. (A `hookSpecificOutput.tool_output`
 that would replace it plainly was proposed in google-gemini/gemini-cli#19505, which was closed
 without being merged.)
@@ -35,7 +38,7 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
         kind = "bash" if tool == SHELL_TOOL else tool
         replaced = compressed_and_stored(content, kind, settings.budget) if isinstance(content, str) else None
         if isinstance(replaced, str):
-            return {"decision": "deny", "reason": replaced}
+            return {"decision": "block", "reason": replaced}
     return {}
 
 
