@@ -4,7 +4,9 @@ show them): PostToolUse on Bash, Read, Grep, Glob and MCP tools, and never a per
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -96,6 +98,23 @@ def test_bash_output_persisted_to_a_file_is_read_whole_and_the_persisted_fields_
     assert "persistedOutputPath" not in new and "persistedOutputSize" not in new
     # The last line is only in the persisted file, not in the cut stdout Claude Code handed over.
     assert "error: linker failed" in new["stdout"] and len(new["stdout"]) <= 4000
+
+
+def test_an_image_printed_by_bash_is_left_whole() -> None:
+    # `isImage` says `stdout` holds an image's data (a data URL); a marker inside it would break it.
+    data = "data:image/png;base64," + base64.b64encode(bytes(range(256)) * 200).decode()
+    response = {"stdout": data, "stderr": "", "interrupted": False, "isImage": True}
+    assert hook("claude-code", post("Bash", response, command="cat plot.png | base64"), "--budget", "2000") == ({}, "")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_persisted_path_that_is_no_regular_file_is_not_waited_on(tmp_path: Path) -> None:
+    # Opening a FIFO for reading waits for a writer; the hook must answer from what it was handed.
+    fifo = tmp_path / "out.txt"
+    os.mkfifo(fifo)
+    response = {"stdout": BUILD_LOG[:30_000], "stderr": "", "interrupted": False, "persistedOutputPath": str(fifo)}
+    new = replaced(hook("claude-code", post("Bash", response, command="make"), "--budget", "4000")[0])
+    assert "persistedOutputPath" in new and len(new["stdout"]) <= 4000
 
 
 def test_a_read_is_cut_only_at_its_end_so_claudes_line_numbers_stay_true() -> None:

@@ -21,6 +21,8 @@ whole, then one marker line that names the omitted lines by their numbers in the
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Callable
 
 from ..fit import fits
@@ -43,17 +45,28 @@ def _persisted(response: dict[str, Any], field: str) -> dict[str, Any]:
     if not isinstance(path, str):
         return response
     try:
-        with open(path, encoding="utf-8", errors="replace", newline="") as file:
-            full = file.read()
+        full = _regular_file_text(path)
     except OSError:
         return response
     rest = {k: v for k, v in response.items() if k not in ("persistedOutputPath", "persistedOutputSize")}
     return {**rest, field: full}
 
 
+def _regular_file_text(path: str) -> str:
+    """The text of the file at `path`, which must be a regular file: opened without blocking,
+    so that a path to a FIFO or a device fails at once instead of holding up the agent."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return file.read().decode("utf-8", errors="replace")
+
+
 def _bash(response: Any, settings: Settings) -> dict[str, Any] | None:
     if not isinstance(response, dict) or not isinstance(response.get("stdout"), str):
         return None
+    if response.get("isImage") is True:
+        return None  # `stdout` holds an image's data: any cut would break it
     persisted = "persistedOutputPath" in response
     response = _persisted(response, "stdout")
     stdout: str = response["stdout"]
