@@ -163,6 +163,23 @@ def test_an_mcp_tool_output_is_replaced_in_the_shape_it_came_in() -> None:
             assert content[1] == blocks[1]
 
 
+def test_an_mcp_results_text_blocks_share_the_budget_as_the_message_helpers_share_it() -> None:
+    # A short block keeps its text whole and the long one gets the rest, not half the budget.
+    header = {"type": "text", "text": "build 812 of main, failed after 6 min\n"}
+    blocks = [header, {"type": "text", "text": BUILD_LOG}]
+    reply, _ = hook("claude-code", post("mcp__ci__log", blocks), "--budget", "3000")
+    new = reply["hookSpecificOutput"]["updatedMCPToolOutput"]
+    assert new[0] == header and len(header["text"]) + len(new[1]["text"]) > 2_800
+    assert len(header["text"]) + len(new[1]["text"]) <= 3000
+    # Blocks too many to keep each a few lines are cut as one text, with one marker.
+    lines = [{"type": "text", "text": line} for line in BUILD_LOG.splitlines(keepends=True)]
+    image = {"type": "image", "data": "iVBOR", "mimeType": "image/png"}
+    reply, _ = hook("claude-code", post("mcp__ci__log", [*lines, image]), "--budget", "3000")
+    new = reply["hookSpecificOutput"]["updatedMCPToolOutput"]
+    assert len(new) == 2 and new[1] == image and len(new[0]["text"]) <= 3000
+    assert new[0]["text"].count("shapeclip show") == 1 and "error: linker failed" in new[0]["text"]
+
+
 def test_output_that_fits_and_other_tools_get_no_answer() -> None:
     assert hook("claude-code", post("mcp__ci__status", "ok")) == ({}, "")
     assert hook("claude-code", post("Bash", {"stdout": "ok\n", "stderr": "", "interrupted": False})) == ({}, "")

@@ -53,6 +53,27 @@ def test_an_mcp_result_is_replaced_as_its_text_and_one_with_an_image_is_left_alo
     assert hook("codex", {**event, "tool_response": image}) == ({}, "")
 
 
+def test_a_reason_fits_what_codex_hands_the_model_whole() -> None:
+    # Codex writes feedback over 2,500 tokens of 4 bytes to a file and shows the model only a
+    # head and a tail of it (codex-rs/hooks/src/output_spill.rs): at the default budget of
+    # 16,000 characters, and for text whose characters take 3 bytes each.
+    event = {**COMMON, "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "make"}}
+    wide = "".join(f"[{i:05}] 模块 {'編譯' * 8} 完成\n" for i in range(4_000)) + "error: 链接失败\n"
+    for log in (BUILD_LOG, wide):
+        reason = hook("codex", {**event, "tool_response": log})[0]["reason"]
+        assert len(reason.encode("utf-8")) <= 10_000 and len(reason) <= 16_000
+        assert "error: " in reason and "shapeclip show" in reason
+
+
+def test_a_cut_shell_result_says_it_cannot_show_the_exit_status() -> None:
+    # The hook is handed no exit status, and the block drops the line where Codex gives it.
+    event = {**COMMON, "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "make"}}
+    reason = hook("codex", {**event, "tool_response": BUILD_LOG}, "--budget", "2000")[0]["reason"]
+    assert reason.endswith("no exit status, so this result cannot show it]") and len(reason) <= 2000
+    mcp = {**event, "tool_name": "mcp__ci__log", "tool_response": {"content": [{"type": "text", "text": BUILD_LOG}]}}
+    assert "exit status" not in hook("codex", mcp, "--budget", "2000")[0]["reason"]
+
+
 def test_malformed_input_passes_through_with_a_note() -> None:
     for raw in (b"{", b"null", b"\xff\xfe"):
         reply, note = hook("codex", None, raw=raw)

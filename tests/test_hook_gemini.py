@@ -47,9 +47,18 @@ def test_after_tool_replaces_a_long_result_through_block_and_reason() -> None:
     reply, _ = hook("gemini", {**event, "tool_response": response}, "--budget", "3000")
     assert reply["decision"] == "block" and len(reply["reason"]) <= 3000 and "[shapeclip:" in reply["reason"]
     assert hook("gemini", {**event, "tool_response": {"llmContent": "ok", "returnDisplay": "ok"}}) == ({}, "")
-    # Parts (a list, not text) are a shape left as it is.
-    parts = {"llmContent": [{"text": BUILD_LOG}], "returnDisplay": ""}
-    assert hook("gemini", {**event, "tool_response": parts}) == ({}, "")
+
+
+def test_an_mcp_result_as_parts_is_replaced_as_its_text_and_one_with_an_image_is_left_alone() -> None:
+    # An MCP tool's llmContent is a list of parts (transformMcpContentToParts in
+    # packages/core/src/tools/mcp-tool.ts): its texts, together, become the reason.
+    event = {**COMMON, "hook_event_name": "AfterTool", "tool_name": "mcp_ci_build_log", "tool_input": {}}
+    parts = [{"text": "build 42 of main:"}, {"text": BUILD_LOG}]
+    reply, _ = hook("gemini", {**event, "tool_response": {"llmContent": parts}}, "--budget", "3000")
+    assert reply["decision"] == "block" and len(reply["reason"]) <= 3000
+    assert reply["reason"].startswith("build 42 of main:\n") and "error: linker failed" in reply["reason"]
+    image = [*parts, {"text": "[Tool 'x' provided the following image data]"}, {"inlineData": {"data": "iVBOR"}}]
+    assert hook("gemini", {**event, "tool_response": {"llmContent": image}}) == ({}, "")
 
 
 def test_an_answer_never_uses_a_permission_word() -> None:

@@ -41,9 +41,11 @@ const builtIn = { title: "make", output: log, metadata: {} };
 await hooks["tool.execute.after"]({ tool: "bash", sessionID: "s", callID: "c", args: {} }, builtIn);
 const mcp = { content: [{ type: "text", text: log }], isError: false };
 await hooks["tool.execute.after"]({ tool: "ci_get_log", sessionID: "s", callID: "d", args: {} }, mcp);
+const blocks = { content: log.split("\\n", 200).map((line) => ({ type: "text", text: line + "\\n" })), isError: false };
+await hooks["tool.execute.after"]({ tool: "ci_get_log", sessionID: "s", callID: "f", args: {} }, blocks);
 const short = { title: "ls", output: "a\\nb\\n", metadata: {} };
 await hooks["tool.execute.after"]({ tool: "bash", sessionID: "s", callID: "e", args: {} }, short);
-console.log(JSON.stringify({ builtIn, mcp, short }));
+console.log(JSON.stringify({ builtIn, mcp, blocks, short }));
 """
 
 
@@ -58,14 +60,15 @@ def test_the_printed_plugin_replaces_what_the_model_reads(tmp_path: Path) -> Non
     (tmp_path / "shapeclip.mjs").write_text(plugin)
     (tmp_path / "driver.mjs").write_text(DRIVER)
     (tmp_path / "build.log").write_text(BUILD_LOG)
-    done = subprocess.run(
-        ["node", "driver.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=120
-    )
+    done = subprocess.run(["node", "driver.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["builtIn"]["title"] == "make" and len(result["builtIn"]["output"]) <= 2500
     assert "error: linker failed" in result["builtIn"]["output"]
     assert len(result["mcp"]["content"][0]["text"]) <= 2500 and result["mcp"]["isError"] is False
+    # 200 blocks, each shorter than the budget, together longer: one text, cut with one marker.
+    texts = [part["text"] for part in result["blocks"]["content"]]
+    assert sum(map(len, texts)) <= 2500 and "".join(texts).count("shapeclip show") == 1
     assert result["short"]["output"] == "a\nb\n"
 
 

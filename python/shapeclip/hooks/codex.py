@@ -15,8 +15,18 @@ compressed text as the reason: the model reads the compressed output and nothing
 cost: Codex shows and logs the call as blocked by a hook. The command itself has already run;
 a block undoes nothing.
 
-Codex hands a shell tool's output as a plain string, and an MCP tool's as the MCP call result
-(`{"content": [...]}`), whose text blocks are compressed together as one text.
+Codex saves hook feedback of more than 2,500 of its tokens (a token being 4 bytes) to a file
+and shows the model only a head and a tail of it (`HOOK_OUTPUT_TOKEN_LIMIT` in
+codex-rs/hooks/src/output_spill.rs, applied to PostToolUse feedback in
+codex-rs/hooks/src/engine/mod.rs), which would cut the compressed text again, blindly. So a
+reason is held to 10,000 bytes of UTF-8 as well as to the budget.
+
+Codex hands a shell tool's output as a plain string without its exit status, which only the
+model's own copy carries (`post_tool_use_response` of the exec output in
+codex-rs/core/src/tools/context.rs), and an MCP tool's as
+the MCP call result (`{"content": [...]}`), whose text blocks are compressed together as one
+text. A block replaces the whole result, status line and all, and the hook cannot put it back:
+a cut shell result says so in its last line, so that the model does not take it for a success.
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from __future__ import annotations
 import json
 
 from ..fit import fits
-from .output import Settings, compressed_text
+from .output import Settings, compressed_text, joined_text
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
@@ -33,27 +43,25 @@ if TYPE_CHECKING:
 NAME = "codex"
 
 
-def _text(response: object) -> str | None:
-    """The text the model would read: a shell tool's string, or an MCP result's text blocks."""
-    if isinstance(response, str):
-        return response
-    content = response.get("content") if isinstance(response, dict) else None
-    if not isinstance(content, list):
-        return None
-    texts = [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
-    # Blocks that are not text (images) cannot be put in a reason: such a result is left alone.
-    return "\n".join(texts) if texts and len(texts) == len(content) else None
+#: The most bytes of feedback Codex hands the model whole.
+REASON_BYTES = 10_000
+#: The last line of a cut shell result, in place of the status the block drops.
+NO_STATUS = "\n[shapeclip: Codex hands hooks no exit status, so this result cannot show it]"
 
 
 def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     tool = event.get("tool_name")
     if event.get("hook_event_name") != "PostToolUse" or not isinstance(tool, str):
         return {}
-    text = _text(event.get("tool_response"))
+    response = event.get("tool_response")
+    text = joined_text(response.get("content") if isinstance(response, dict) else response)
     if text is None or fits(len(text), settings.budget):
         return {}
-    kind = "bash" if tool == "Bash" else tool
-    return {"decision": "block", "reason": compressed_text(text, kind, settings.budget)}
+    shell = isinstance(response, str)
+    note = NO_STATUS if shell else ""
+    room = max(settings.budget - len(note), 1)
+    reason = compressed_text(text, "bash" if tool == "Bash" else tool, room, REASON_BYTES - len(note))
+    return {"decision": "block", "reason": reason + note}
 
 
 def config(hook_command: str) -> str:

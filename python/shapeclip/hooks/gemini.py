@@ -7,20 +7,23 @@ confirmation), and it answers only after the tool ran.
 As google-gemini/gemini-cli docs/hooks/reference.md and
 packages/core/src/core/coreToolHookTriggers.ts have them (August 2026), the hook is handed
 `tool_response.llmContent`, and a blocking decision with a `reason` replaces the result sent
-to the model. The answer says `"block"`, the reference's alias of `"deny"`, which Gemini CLI
-reads the same (`isBlockingDecision` in packages/core/src/hooks/types.ts takes either): no
-answer of this hook uses a permission's words (allow, ask, deny), since none decides what
-runs. The model then reads `Tool result blocked: ` and the reason, and the call is marked
-failed, so this is answered only when something was cut. (A `hookSpecificOutput.tool_output`
-that would replace it plainly was proposed in google-gemini/gemini-cli#19505, which was closed
-without being merged.)
+to the model. The shell tool's `llmContent` is a string; an MCP tool's is a list of parts
+(`{"text": ...}`, and `{"inlineData": ...}` for images: `transformMcpContentToParts` in
+packages/core/src/tools/mcp-tool.ts), whose texts are compressed together as one text, since a
+reason is one string; a result with an image is left alone. The answer says `"block"`, the
+reference's alias of `"deny"`, which Gemini CLI reads the same (`isBlockingDecision` in
+packages/core/src/hooks/types.ts takes either): no answer of this hook uses a permission's
+words (allow, ask, deny), since none decides what runs. The model then reads `Tool result
+blocked: ` and the reason, and the call is marked failed, so this is answered only when
+something was cut. (A `hookSpecificOutput.tool_output` that would replace it plainly was
+proposed in google-gemini/gemini-cli#19505, which was closed without being merged.)
 """
 
 from __future__ import annotations
 
 import json
 
-from .output import Settings, compressed_and_stored
+from .output import Settings, compressed_and_stored, joined_text
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
@@ -34,9 +37,9 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     tool = event.get("tool_name")
     if event.get("hook_event_name") == "AfterTool" and isinstance(tool, str):
         response = event.get("tool_response")
-        content = response.get("llmContent") if isinstance(response, dict) else None
+        text = joined_text(response.get("llmContent") if isinstance(response, dict) else None)
         kind = "bash" if tool == SHELL_TOOL else tool
-        replaced = compressed_and_stored(content, kind, settings.budget) if isinstance(content, str) else None
+        replaced = None if text is None else compressed_and_stored(text, kind, settings.budget)
         if isinstance(replaced, str):
             return {"decision": "block", "reason": replaced}
     return {}

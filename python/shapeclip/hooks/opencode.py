@@ -46,6 +46,9 @@ function answer(event) {
 }
 
 const long = (text) => typeof text === "string" && text.length > BUDGET;
+// An MCP result's text blocks share one budget, so it is their total that is long.
+const textLength = (content) =>
+  content.reduce((n, part) => n + (typeof part?.text === "string" ? part.text.length : 0), 0);
 
 export const Shapeclip = async () => ({
   "tool.execute.after": async (input, output) => {
@@ -53,7 +56,7 @@ export const Shapeclip = async () => ({
     if (long(output?.output)) {
       const reply = answer({ ...event, output: output.output });
       if (typeof reply.output === "string") output.output = reply.output;
-    } else if (Array.isArray(output?.content) && output.content.some((part) => long(part?.text))) {
+    } else if (Array.isArray(output?.content) && textLength(output.content) > BUDGET) {
       const reply = answer({ ...event, content: output.content });
       if (Array.isArray(reply.content)) output.content = reply.content;
     }

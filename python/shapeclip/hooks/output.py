@@ -9,7 +9,7 @@ object with new text in its text blocks. Images and other blocks are never touch
 
 from __future__ import annotations
 
-from ..fit import fits
+from ..fit import fits, shares
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:  # it and `compress` are imported where there is output: a PreToolUse hook has none
@@ -70,15 +70,38 @@ def _text_blocks(blocks: list[Any]) -> list[int]:
 
 
 def _compressed_blocks(blocks: list[Any], tool: str, budget: int, store: Store | None) -> list[Any] | None:
+    """The blocks with their texts cut to `budget` in all, as `fit.shares` shares it; texts
+    that would each be cut to almost nothing are joined into the first text block instead."""
     indices = _text_blocks(blocks)
-    if not indices or fits(sum(len(blocks[i]["text"]) for i in indices), budget):
+    lengths = [len(blocks[i]["text"]) for i in indices]
+    if not indices or fits(sum(lengths), budget):
         return None
-    # The text blocks share the budget evenly, so the result as a whole stays within it.
-    share = max(budget // len(indices), 1)
+    rooms = shares(lengths, budget)
+    if rooms is None:
+        joined = _compressed("\n".join(blocks[i]["text"] for i in indices), tool, budget, store)
+        dropped = set(indices[1:])
+        return [{**b, "text": joined} if i == indices[0] else b for i, b in enumerate(blocks) if i not in dropped]
     out = list(blocks)
-    for i in indices:
-        out[i] = {**blocks[i], "text": _compressed(blocks[i]["text"], tool, share, store)}
+    for i, room in zip(indices, rooms, strict=True):
+        if not fits(len(blocks[i]["text"]), room):
+            out[i] = {**blocks[i], "text": _compressed(blocks[i]["text"], tool, room, store)}
     return out
+
+
+def joined_text(value: object) -> str | None:
+    """The text of a tool result that is text alone, as one string: `value` itself, or the texts
+    of a list of blocks (MCP's `{"type": "text", "text": ...}`, Gemini's parts `{"text": ...}`)
+    joined by line breaks; None when any block is not text (an image cannot go in a string)."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, list) or not value:
+        return None
+    texts = []
+    for block in value:
+        if not isinstance(block, dict) or not isinstance(block.get("text"), str) or block.get("type", "text") != "text":
+            return None
+        texts.append(block["text"])
+    return "\n".join(texts)
 
 
 def compressed_output(value: object, tool: str, budget: int, store: Store | None) -> object | None:
@@ -94,11 +117,22 @@ def compressed_output(value: object, tool: str, budget: int, store: Store | None
     return None
 
 
-def compressed_text(text: str, tool: str, budget: int) -> str:
-    """`text` compressed to `budget` characters, the whole of it kept in the default store."""
+def compressed_text(text: str, tool: str, budget: int, max_bytes: int | None = None) -> str:
+    """`text` compressed to `budget` characters, and to `max_bytes` bytes of UTF-8 when that is
+    given, the whole of it kept in the default store."""
+    from ..api import compress_detailed
     from ..store import Store
 
-    return _compressed(text, tool, budget, Store())
+    store = Store()
+    result = compress_detailed(text, tool, budget, store=store)
+    while max_bytes is not None and budget > 1 and (size := len(result.text.encode("utf-8"))) > max_bytes:
+        # Characters outside ASCII take several bytes: a budget smaller in proportion, and
+        # always smaller, until the bytes fit.
+        budget = max(min(budget - 1, budget * max_bytes // size), 1)
+        result = compress_detailed(text, tool, budget, store=store)
+    if result.shape != "passthrough":
+        note_cut(tool, len(text), len(result.text), None if result.stored is None else result.stored.id)
+    return result.text
 
 
 def stored_way_back(text: str, tool: str) -> tuple[str, str | None]:

@@ -7,8 +7,9 @@ clears old tool results and reasoning, keeping every call paired with its result
 OpenAI Chat Completions messages, OpenAI Responses input items and Anthropic messages.
 """
 
+from ..fit import MIN_SHARE
 from .append import CompressedMessages, CompressReport, ResultReport, acompress_messages, compress_messages
-from .budgets import DEFAULT_MESSAGE_BUDGET, EXEMPT_TOOLS, MIN_SHARE, Budget, budget_for, estimate_tokens
+from .budgets import DEFAULT_MESSAGE_BUDGET, EXEMPT_TOOLS, Budget, budget_for, estimate_tokens
 from .microcompact import ClearedResult, Microcompacted, MicrocompactReport, microcompact, placeholder
 
 __all__ = [

@@ -19,18 +19,17 @@ from typing import Any, Literal, NamedTuple, cast
 from .. import api
 from ..digest.request import Digest, aapply, apply
 from ..digest.run import DigestFn
+from ..fit import shares
 from ..result import Compressed
 from ..store import Store
 from .budgets import (
     DEFAULT_MESSAGE_BUDGET,
     EXEMPT_TOOLS,
-    MIN_SHARE,
     Budget,
     TokenEstimates,
     as_budget,
     exempt_names,
     is_exempt,
-    split_evenly,
     turn_share,
 )
 from .conversation import Result, checked_messages
@@ -164,12 +163,12 @@ def _compressed_pieces(
     When a piece's share would be too small for a marker and a few lines (an MCP result of
     hundreds of text blocks), the pieces are joined by newlines and compressed as one piece, so
     that one marker says what was cut and where it is kept."""
-    shares = split_evenly([len(p) for p in result.pieces], keep)
-    if len(result.pieces) > 1 and any(len(p) > s and s < MIN_SHARE for p, s in zip(result.pieces, shares, strict=True)):
+    rooms = shares([len(p) for p in result.pieces], keep)
+    if rooms is None:
         compressed = yield _Job("\n".join(result.pieces), tool, keep)
         return [compressed.text], (compressed,)
     pieces, compressions = [], []
-    for piece, share in zip(result.pieces, shares, strict=True):
+    for piece, share in zip(result.pieces, rooms, strict=True):
         if len(piece) <= share:
             pieces.append(piece)
             continue

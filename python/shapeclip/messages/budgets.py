@@ -19,20 +19,18 @@ sees a result change once it is in the history.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..defaults import DEFAULT_BUDGET
+from ..fit import MIN_SHARE
 from .items import strings_in
 
 CHARS_PER_TOKEN = 4
 MIN_RESULT_CHARS = 2_000
 MAX_RESULT_CHARS = 50_000
 RESULTS_PER_TURN = 4
-#: What a result may keep when the earlier results of its turn spent the turn's budget: room
-#: for a marker and a few lines, so no result is reduced to an ellipsis.
-MIN_SHARE = 500
 
 #: Tools whose whole output matters, never compressed or cleared: the agent's memory and plan,
 #: its questions to the user, and shapeclip's own retrieval command (already cut to the slice
@@ -155,27 +153,3 @@ def turn_share(allowed: int, spent: int, budget: Budget) -> int:
     """What a result allowed `allowed` characters may keep once its turn's earlier results kept
     `spent`."""
     return min(allowed, max(MIN_SHARE, budget.per_turn - spent))
-
-
-def split_evenly(lengths: Sequence[int], room: int) -> list[int]:
-    """Shares of `room` for pieces of these lengths: every piece that fits the common level
-    keeps its length, the longer ones get the level (the first ones one more to use it all),
-    and no share is below 1. A piece's share never exceeds its length."""
-    if sum(lengths) <= room:
-        return list(lengths)
-    # The highest level at which the pieces, each capped at the level, still fit the room.
-    low, high = 0, max(lengths)
-    while low < high:
-        level = (low + high + 1) // 2
-        if sum(min(length, level) for length in lengths) <= room:
-            low = level
-        else:
-            high = level - 1
-    left = room - sum(min(length, low) for length in lengths)
-    shares = []
-    for length in lengths:
-        share = min(length, low)
-        if length > low and left > 0:
-            share, left = share + 1, left - 1
-        shares.append(max(share, min(length, 1)))
-    return shares
