@@ -172,12 +172,14 @@ def test_an_mcp_results_text_blocks_share_the_budget_as_the_message_helpers_shar
     assert new[0] == header and len(header["text"]) + len(new[1]["text"]) > 2_800
     assert len(header["text"]) + len(new[1]["text"]) <= 3000
     # Blocks too many to keep each a few lines are cut as one text, with one marker.
-    lines = [{"type": "text", "text": line} for line in BUILD_LOG.splitlines(keepends=True)]
+    lines: list[dict[str, Any]] = [{"type": "text", "text": line} for line in BUILD_LOG.splitlines(keepends=True)]
+    lines[-1]["annotations"] = {"audience": ["assistant"]}
     image = {"type": "image", "data": "iVBOR", "mimeType": "image/png"}
     reply, _ = hook("claude-code", post("mcp__ci__log", [*lines, image]), "--budget", "3000")
     new = reply["hookSpecificOutput"]["updatedMCPToolOutput"]
     assert len(new) == 2 and new[1] == image and len(new[0]["text"]) <= 3000
     assert new[0]["text"].count("shapeclip show") == 1 and "error: linker failed" in new[0]["text"]
+    assert new[0]["annotations"] == {"audience": ["assistant"]}
 
 
 def test_output_that_fits_and_other_tools_get_no_answer() -> None:

@@ -235,3 +235,48 @@ def test_a_list_that_mixes_formats_is_refused() -> None:
 
 def _chat_call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _chat_turn(call_id: str, name: object, output: str) -> list[dict[str, Any]]:
+    call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": call_id, "content": output},
+    ]
+
+
+def test_a_result_answers_the_latest_call_before_it_with_its_id() -> None:
+    # Some servers number calls afresh each turn: `call_0` of turn 2 is another call.
+    log = "".join(f"line {i} of a long log\n" for i in range(2_000))
+    messages = [*_chat_turn("call_0", "memory", log), *_chat_turn("call_0", "bash", log)]
+    together = compress_messages(messages)
+    apart = compress_messages(messages[:2]).messages + compress_messages(messages, start=2).messages[2:]
+    assert [(r.tool, r.action) for r in together.report.results] == [("memory", "exempt"), ("bash", "compressed")]
+    assert together.messages == apart and together.messages[1]["content"] == log
+
+
+def test_a_call_whose_name_is_not_a_string_names_no_tool() -> None:
+    log = "".join(f"line {i} of a long log\n" for i in range(2_000))
+    for name in (7, None, ["bash"], {"x": 1}):
+        compressed = compress_messages(_chat_turn("c1", name, log))
+        assert compressed.report.results[0].tool is None and len(compressed.messages[1]["content"]) < len(log)
+
+
+@pytest.mark.parametrize("tools", [{1: 100}, ["bash"], "bash"])
+def test_a_tools_budget_that_is_no_mapping_of_names_is_a_clear_error(tools: Any) -> None:
+    with pytest.raises(TypeError, match="tools must map tool names"):
+        Budget(tools=tools)
+
+
+def test_blocks_joined_into_one_pass_their_other_keys_to_it() -> None:
+    # A prompt-cache breakpoint on the last of many text blocks must survive their joining.
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": f"row {i} " * 60} for i in range(60)]
+    blocks[-1]["cache_control"] = {"type": "ephemeral"}
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBOR"}}
+    messages = [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "ci_log", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [*blocks, image]}]},
+    ]
+    content = compress_messages(messages, budget=Budget(4_000, 16_000)).messages[1]["content"][0]["content"]
+    assert len(content) == 2 and content[1] == image
+    assert content[0]["cache_control"] == {"type": "ephemeral"} and len(content[0]["text"]) <= 4_000

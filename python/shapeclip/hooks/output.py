@@ -79,8 +79,12 @@ def _compressed_blocks(blocks: list[Any], tool: str, budget: int, store: Store |
     rooms = shares(lengths, budget)
     if rooms is None:
         joined = _compressed("\n".join(blocks[i]["text"] for i in indices), tool, budget, store)
+        # The block that holds the joined text takes over the keys it lacks of those dropped.
+        first = {**blocks[indices[0]], "text": joined}
+        for i in indices[1:]:
+            first.update({k: v for k, v in blocks[i].items() if k not in first})
         dropped = set(indices[1:])
-        return [{**b, "text": joined} if i == indices[0] else b for i, b in enumerate(blocks) if i not in dropped]
+        return [first if i == indices[0] else b for i, b in enumerate(blocks) if i not in dropped]
     out = list(blocks)
     for i, room in zip(indices, rooms, strict=True):
         if not fits(len(blocks[i]["text"]), room):

@@ -126,7 +126,7 @@ def _walk(messages: Sequence[Any], start: int, budget: Budget, exempt: Collectio
     changed: dict[int, dict[int | None, list[str]]] = {}
     reports = []
     for result in transcript.results:
-        call = transcript.calls.get(result.call_id)
+        call = result.call
         tool = None if call is None else call.name
         if is_exempt(tool, None if call is None else call.arguments, exempt):
             if result.index >= start:

@@ -94,6 +94,8 @@ class Budget:
     def __post_init__(self) -> None:
         _check_chars(self.per_result, "per_result")
         _check_chars(self.per_turn, "per_turn")
+        if not isinstance(self.tools, Mapping) or not all(isinstance(name, str) for name in self.tools):
+            raise TypeError(f"tools must map tool names to budgets, such as {{'bash': 8000}}, got {self.tools!r}")
         for name, chars in self.tools.items():
             _check_chars(chars, f"the budget of tool {name!r}")
         # Frozen, so the normalised copy goes in as dataclasses' own __init__ would put it.

@@ -49,6 +49,9 @@ class Result:
     call_id: str
     #: Its content as the item holds it: a string, or a list of parts.
     content: Any
+    #: The call it answers: the latest one before it with its id (some servers number calls
+    #: afresh each turn, so an id can come back); None when no call before it has its id.
+    call: Call | None
 
     @property
     def pieces(self) -> tuple[str, ...]:
@@ -84,15 +87,17 @@ class TranscriptBuilder:
         self._turn_starts: list[int] = []
 
     def turn(self, start: int, calls: Iterable[tuple[int, Any, Any, Any]]) -> None:
-        """A tool turn whose first item is at `start`, making `calls`: (index, id, name, arguments)."""
+        """A tool turn whose first item is at `start`, making `calls`: (index, id, name, arguments).
+        A name that is not a string names no tool."""
         for index, call_id, name, arguments in calls:
             if isinstance(call_id, str):
-                self._calls[call_id] = Call(call_id, name, arguments, index, len(self._turn_starts))
+                tool = name if isinstance(name, str) else None
+                self._calls[call_id] = Call(call_id, tool, arguments, index, len(self._turn_starts))
         self._turn_starts.append(start)
 
     def result(self, index: int, slot: int | None, call_id: Any, content: Any) -> None:
         if isinstance(call_id, str):
-            self._results.append(Result(index, slot, call_id, content))
+            self._results.append(Result(index, slot, call_id, content, self._calls.get(call_id)))
 
     def transcript(self) -> Transcript:
         return Transcript(self._calls, self._results, self._turn_starts)

@@ -70,17 +70,27 @@ def _part_text(part: Any) -> str | None:
 
 def with_pieces(content: Any, pieces: Sequence[str]) -> Any:
     """`content` with its text pieces (as `text_pieces` lists them) replaced by `pieces`, in
-    order; a text part left without one (the pieces were joined) is dropped. A part whose text
-    is unchanged stays the same object, and every other part stays where it was."""
+    order; a text part left without one (the pieces were joined) is dropped, and the part that
+    holds the joined text takes over the keys of the dropped ones that it lacks (a prompt-cache
+    breakpoint, `cache_control`, on the last block, say). A part whose text is unchanged stays
+    the same object, and every other part stays where it was."""
     if isinstance(content, str):
         return pieces[0]
     replacements = iter(pieces)
-    parts = []
+    parts: list[Any] = []
+    last_text, carried = None, {}
     for part in content:
         old = _part_text(part)
         new = old if old is None else next(replacements, None)
-        if old is None or new is not None:
-            parts.append(part if new is old else updated(part, {"text": new}))
+        if old is not None and new is None:
+            carried.update({k: v for k, v in as_dict(part).items() if k not in ("type", "text")})
+            continue
+        if old is not None:
+            last_text = len(parts)
+        parts.append(part if new is old else updated(part, {"text": new}))
+    if carried and last_text is not None:
+        kept = as_dict(parts[last_text])
+        parts[last_text] = {**kept, **{k: v for k, v in carried.items() if k not in kept}}
     return parts
 
 
