@@ -191,3 +191,81 @@ def test_a_second_pool_is_forked_too_once_the_first_ones_threads_have_ended() ->
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
     assert set(done.stdout.split()) == ({"fork"} if sys.platform == "linux" else {"spawn"})
+
+
+def _batch(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "shapeclip", "batch", *args], input=stdin, capture_output=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_out_naming_in_itself_is_refused_and_the_file_kept(tmp_path: Path, workers: str) -> None:
+    # Opening OUT for writing emptied IN before a line of it was read.
+    given = tmp_path / "sessions.jsonl"
+    given.write_text(json.dumps({"messages": make_chat("x\n" * 5_000)}) + "\n")
+    before = given.read_bytes()
+    for args, stdin in (([str(given), "-o", str(given)], None), (["-", "-o", str(given)], before)):
+        if stdin is not None:  # `shapeclip batch - -o F < F`
+            with given.open("rb") as f:
+                done = subprocess.run(
+                    [sys.executable, "-m", "shapeclip", "batch", *args, f"--workers={workers}"],
+                    stdin=f,
+                    capture_output=True,
+                    timeout=120,
+                )
+        else:
+            done = _batch(*args, f"--workers={workers}")
+        assert done.returncode == 2 and b"OUT is IN itself" in done.stderr
+        assert given.read_bytes() == before
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_no_line_is_lost_to_a_bad_one_and_unchanged_lines_keep_their_bytes(tmp_path: Path, workers: str) -> None:
+    log = "".join(f"[{i:05}] compiling module_{i}.c\n" for i in range(3_000)) + "error: linker failed\n"
+    good = json.dumps({"messages": make_chat(log)})
+    lines = [
+        good.encode(),
+        # A lone surrogate, escaped as JSON may (a recorded log cut inside an emoji): the line
+        # still compresses, and the escape stays an escape, since UTF-8 cannot carry it.
+        json.dumps({"note": "\ud83d", "messages": make_chat(log)}).encode(),
+        # 1e999 reads as infinity, which JSON cannot write back: the line stays as it was.
+        json.dumps({"messages": make_chat(log)})[:-1].encode() + b', "score": 1e999}',
+        b"caf\xe9 \xff\xfe not UTF-8, not a conversation",  # byte for byte
+        b'{"messages": "not a list"}',
+        good.encode(),
+    ]
+    given = tmp_path / "in.jsonl"
+    given.write_bytes(b"\n".join(lines) + b"\n")
+    out = tmp_path / "out.jsonl"
+    done = _batch(str(given), "-o", str(out), "--budget=2000", f"--workers={workers}")
+    assert done.returncode == 0, done.stderr
+    written = out.read_bytes().split(b"\n")[:-1]
+    assert len(written) == len(lines)
+    first, surrogate = json.loads(written[0]), json.loads(written[1])
+    assert surrogate["note"] == "\ud83d" and surrogate["messages"] == first["messages"] != make_chat(log)
+    assert written[2:5] == lines[2:5] and written[5] == written[0]
+    assert b"line 3 holds a number beyond a float's range" in done.stderr
+    assert b"line 4 is not a conversation" in done.stderr
+
+
+def test_a_call_name_that_is_no_string_costs_nothing_but_its_name(tmp_path: Path) -> None:
+    # It raised AttributeError, which stopped the run and lost every later line.
+    messages = make_chat("line\n" * 3_000)
+    messages[1]["tool_calls"][0]["function"]["name"] = 7
+    given = tmp_path / "in.jsonl"
+    given.write_text(json.dumps({"messages": messages}) + "\n" + json.dumps({"messages": make_chat("x\n")}) + "\n")
+    done = _batch(str(given), "--budget=2000", "--workers=1")
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2 and b"2 conversations" in done.stderr
+
+
+def test_a_line_whose_compression_fails_is_written_as_it_was_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shapeclip.batch as batch
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(batch, "compress_messages", broken)
+    line = json.dumps({"messages": make_chat("x\n" * 3_000)}) + "\n"
+    done = compress_line(line, BUDGET)
+    assert done.text == line and not done.conversation and done.why == "could not be compressed (RuntimeError: a bug)"

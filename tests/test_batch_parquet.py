@@ -76,7 +76,7 @@ def test_a_row_whose_compressed_form_the_column_cannot_hold_is_written_as_it_was
     given = [make_chat(log(1, 500))]
     out, status = compressed(tmp_path, pa.table({"messages": given}), 1)
     assert status == 0 and out.column("messages").to_pylist() == pa.table({"messages": given})["messages"].to_pylist()
-    assert "row 1 is not a conversation; written as it was" in capsys.readouterr().err
+    assert "row 1 compressed would not fit its column's type; written as it was" in capsys.readouterr().err
 
 
 def run_batch(*args: str) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,10 @@ an object that holds that list under `messages` (or, for Responses, `input`), it
 kept. Each is compressed by `compress_conversation`, which is `compress_messages` over the
 whole list: a result compressed when appended stays the same when the list is compressed
 again, so this gives each result exactly what it got at append time. A line that is not a
-conversation (not JSON, no message list, formats mixed) is written as it was, and counted.
+conversation (not JSON, no message list, formats mixed), or whose compressed form JSON could not
+carry (a number beyond a float's range), is written byte for byte as it was, and counted, with
+the reason on standard error; so is a line whose compression failed unexpectedly, so that no
+line is lost to one bad one.
 
 The conversations are compressed on `workers` processes: reading the JSON and walking the
 messages is Python's work and holds the GIL, so threads could not use a second core for it.
@@ -76,15 +79,20 @@ def compress_batch(batch: Mapping[str, Sequence[Any]], column: str = "text") -> 
     return out
 
 
+#: Why a line was written as it was, when it is not a conversation.
+NOT_A_CONVERSATION = "is not a conversation"
+
+
 @dataclass(frozen=True)
 class Line:
     """One line compressed: the line to write, and what became of it."""
 
     text: str
-    #: The line held a conversation; False when it was written as it was, not being one.
+    #: The line held a conversation; False when it was written as it was, for `why`.
     conversation: bool
     chars_in: int = 0
     chars_out: int = 0
+    why: str = NOT_A_CONVERSATION
 
 
 def unchanged(line: str) -> str:
@@ -100,11 +108,17 @@ def compress_line(line: str, budget: Budget | int = DEFAULT_MESSAGE_BUDGET) -> L
         compressed, report = compress_messages(record if key is None else record[key], budget=budget)
     except ValueError:  # not JSON, or not a conversation: written as it was
         return Line(unchanged(line), conversation=False)
+    except Exception as exc:  # a bug must cost its line's compression, not the run
+        return Line(unchanged(line), False, why=f"could not be compressed ({type(exc).__name__}: {exc})")
     chars_in = sum(result.chars_in for result in report.results)
     chars_out = sum(result.chars_out for result in report.results)
     if not any(result.action == "compressed" for result in report.results):
         return Line(unchanged(line), True, chars_in, chars_out)
-    text = json.dumps(compressed if key is None else {**record, key: compressed}, ensure_ascii=False)
+    try:
+        rebuilt = compressed if key is None else {**record, key: compressed}
+        text = json.dumps(rebuilt, ensure_ascii=False, allow_nan=False)
+    except ValueError:  # 1e999 reads as infinity, which JSON cannot write back
+        return Line(unchanged(line), False, why="holds a number beyond a float's range, which JSON cannot write back")
     return Line(text + "\n", True, chars_in, chars_out)
 
 
@@ -131,13 +145,27 @@ def compress_lines(lines: Iterable[str], workers: int, budget: Budget | int = DE
 
 
 def write_lines(given: Iterable[bytes], sink: BinaryIO, workers: int, budget: Budget | int, counts: Counts) -> None:
-    """Each line of `given` compressed by `compress_lines` and written to `sink` as UTF-8, then
-    counted in `counts`: the work of one worker, whichever path shares it out. The lines are a
-    binary file's, split at b"\\n" only, so that one that is not changed is written back as it
-    was (bytes that are not UTF-8 become U+FFFD)."""
-    lines = (raw.decode("utf-8", "replace") for raw in given)
-    for line in compress_lines(lines, workers, budget):
-        sink.write(line.text.encode("utf-8"))
+    """Each line of `given` compressed by `compress_lines` and written to `sink`, then counted
+    in `counts`: the work of one worker, whichever path shares it out. The lines are a binary
+    file's, split at b"\\n" only. One that is not changed is written back byte for byte, with
+    one newline at its end; a changed one as the UTF-8 of its JSON, in which a lone surrogate
+    (half a UTF-16 pair, which JSON may escape but UTF-8 cannot carry) stays escaped, and
+    bytes that were not UTF-8 are U+FFFD."""
+    from collections import deque
+
+    read: deque[tuple[bytes, str]] = deque()  # the lines sent and not yet written back
+
+    def decoded() -> Iterator[str]:
+        for raw in given:
+            read.append((raw, raw.decode("utf-8", "replace")))
+            yield read[-1][1]
+
+    for line in compress_lines(decoded(), workers, budget):
+        raw, text = read.popleft()
+        if line.text == unchanged(text):
+            sink.write(raw if raw.endswith(b"\n") and not raw.endswith(b"\n\n") else raw.rstrip(b"\n") + b"\n")
+        else:
+            sink.write(line.text.encode("utf-8", "backslashreplace"))
         counts.count(line)
 
 
@@ -156,7 +184,7 @@ def _blocks(lines: Iterable[str]) -> Iterator[list[str]]:
 
 #: A `Line` as a worker sends it back: its fields, the text None where it is the line that was
 #: sent, as most are when little is cut, so that it does not travel twice.
-_Sent = tuple[str | None, bool, int, int]
+_Sent = tuple[str | None, bool, int, int, str]
 
 
 def _compress_block(block: list[str], budget: Budget | int) -> list[_Sent]:
@@ -164,13 +192,13 @@ def _compress_block(block: list[str], budget: Budget | int) -> list[_Sent]:
     for given in block:
         line = compress_line(given, budget)
         same = line.text == unchanged(given)
-        sent.append((None if same else line.text, line.conversation, line.chars_in, line.chars_out))
+        sent.append((None if same else line.text, line.conversation, line.chars_in, line.chars_out, line.why))
     return sent
 
 
 def _received(block: list[str], future: Future[list[_Sent]]) -> Iterator[Line]:
-    for given, (text, conversation, chars_in, chars_out) in zip(block, future.result(), strict=True):
-        yield Line(unchanged(given) if text is None else text, conversation, chars_in, chars_out)
+    for given, (text, conversation, chars_in, chars_out, why) in zip(block, future.result(), strict=True):
+        yield Line(unchanged(given) if text is None else text, conversation, chars_in, chars_out, why)
 
 
 def _start_method() -> BaseContext:
@@ -207,12 +235,13 @@ NOTED_OTHERS = 3
 
 class Counts:
     """What became of a run of lines: how many held conversations, their tool results'
-    characters before and after, how many did not, and the 1-based positions in the run of the
-    first `NOTED_OTHERS` of those. A worker given a range of a file sends one back."""
+    characters before and after, how many were written as they were, and the 1-based positions
+    in the run of the first `NOTED_OTHERS` of those, with why. A worker given a range of a file
+    sends one back."""
 
     def __init__(self) -> None:
         self.conversations = self.others = self.chars_in = self.chars_out = 0
-        self.noted: list[int] = []
+        self.noted: list[tuple[int, str]] = []
 
     @property
     def lines(self) -> int:
@@ -226,7 +255,7 @@ class Counts:
             return
         self.others += 1
         if len(self.noted) < NOTED_OTHERS:
-            self.noted.append(self.lines)
+            self.noted.append((self.lines, line.why))
 
 
 class Tally(Counts):
@@ -241,21 +270,21 @@ class Tally(Counts):
         noted = len(self.noted)
         super().count(line)
         if len(self.noted) > noted:
-            self._not_a_conversation(self.noted[-1])
+            self._as_it_was(*self.noted[-1])
 
     def add(self, run: Counts) -> None:
         """Counts `run`, the lines written next, as if each had been counted in turn."""
         before = self.lines
-        for position in run.noted[: NOTED_OTHERS - len(self.noted)]:
-            self.noted.append(before + position)
-            self._not_a_conversation(before + position)
+        for position, why in run.noted[: NOTED_OTHERS - len(self.noted)]:
+            self.noted.append((before + position, why))
+            self._as_it_was(before + position, why)
         self.conversations += run.conversations
         self.others += run.others
         self.chars_in += run.chars_in
         self.chars_out += run.chars_out
 
-    def _not_a_conversation(self, number: int) -> None:
-        sys.stderr.write(f"shapeclip batch: {self._unit} {number} is not a conversation; written as it was\n")
+    def _as_it_was(self, number: int, why: str) -> None:
+        sys.stderr.write(f"shapeclip batch: {self._unit} {number} {why}; written as it was\n")
 
     def interrupted(self) -> int:
         """130, as a shell reports SIGINT, after saying that the first lines are written, whole."""
@@ -268,7 +297,7 @@ class Tally(Counts):
         return 1
 
     def done(self) -> int:
-        others = f"; {self.others:,} {self._unit}s not conversations, written as they were" if self.others else ""
+        others = f"; {self.others:,} {self._unit}s written as they were" if self.others else ""
         sys.stderr.write(
             f"shapeclip batch: {self.conversations:,} conversations, tool results {self.chars_in:,} -> "
             f"{self.chars_out:,} characters{others}\n"

@@ -116,7 +116,7 @@ def _with_column(
                 out.append(record)
             else:
                 out.append(value)
-                line = Line(line.text, conversation=False)
+                line = Line(line.text, False, why="compressed would not fit its column's type")
         tally.count(line)
     arrays = [pa.array(out, type=kind) if name == column else batch.column(name) for name in batch.schema.names]
     return pa.RecordBatch.from_arrays(arrays, schema=batch.schema)

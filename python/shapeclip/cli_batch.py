@@ -54,11 +54,25 @@ def run(argv: list[str]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     budget = DEFAULT_MESSAGE_BUDGET if args.budget is None else args.budget
+    if _same_file(args.input, args.output):
+        parser.error("OUT is IN itself: writing it would empty it before it is read; write to another file")
     if args.input.endswith(PARQUET):
         from .batch_parquet import compress_parquet
 
         return compress_parquet(args.input, args.output, args.workers, budget, parser)
     return compress_jsonl(args.input, args.output, args.workers, budget, parser)
+
+
+def _same_file(source: str, target: str) -> bool:
+    """Whether writing `target` would overwrite the file `source` (- for standard input) reads."""
+    if target == "-":
+        return False
+    try:
+        given = os.fstat(sys.stdin.fileno()) if source == "-" else os.stat(source)
+        out = os.stat(target)
+    except (OSError, ValueError, AttributeError):  # no such file yet, or no standard input
+        return False
+    return (given.st_dev, given.st_ino) == (out.st_dev, out.st_ino)
 
 
 def compress_jsonl(
