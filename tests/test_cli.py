@@ -7,6 +7,7 @@ import fcntl
 import os
 import pty
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -365,3 +366,71 @@ def test_issue_27_item_17_binary_output_is_printed_as_text(tmp_path: Path) -> No
     text = tmp_path / "coloured.log"
     text.write_bytes(b"\x1b[31merror\x1b[0m\tdone\r\n")
     assert run(str(text)).stdout == text.read_bytes()
+
+
+def test_a_wrapped_command_reads_shapeclips_standard_input_unless_it_is_a_terminal() -> None:
+    # Without shapeclip, `printf hello | cat` prints hello; it read /dev/null instead.
+    assert run("--", "cat", stdin=b"hello\n").stdout == b"hello\n"
+    # A prompt on a terminal would wait unseen, the output being held back: /dev/null then.
+    primary, secondary = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "shapeclip", "--", "sh", "-c", 'read x || echo "no input"'],
+            stdin=secondary,
+            capture_output=True,
+            timeout=60,
+        )
+    finally:
+        os.close(primary)
+        os.close(secondary)
+    assert done.stdout == b"no input\n"
+
+
+def test_a_closed_standard_output_keeps_the_commands_exit_status() -> None:
+    script = f"{shlex.quote(sys.executable)} -m shapeclip -- sh -c 'echo x; exit 4' >&-"
+    done = subprocess.run(["sh", "-c", script], capture_output=True, timeout=60)
+    assert done.returncode == 4 and b"cannot write the output" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_an_executable_text_file_without_a_hash_bang_runs_as_a_shell_runs_it(tmp_path: Path) -> None:
+    script = tmp_path / "build"
+    script.write_text("echo built\nexit 3\n")
+    script.chmod(0o755)
+    done = run("--", str(script))
+    assert (done.returncode, done.stdout) == (3, b"built\n")
+    binary = tmp_path / "other-machine"
+    binary.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(200))  # a NUL: no shell script
+    binary.chmod(0o755)
+    done = run("--", str(binary))
+    assert done.returncode == 126 and b"Exec format error" in done.stdout
+
+
+def test_a_signal_stops_shapeclip_though_a_child_of_the_command_holds_the_pipe() -> None:
+    # sh dies of SIGTERM; its `sleep` keeps the pipe open for 30 s, and was waited for.
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "shapeclip", "--", "sh", "-c", "echo before; sleep 30; echo after"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert cli.stdout is not None
+        time.sleep(1.5)  # sh has printed and started sleep
+        started = time.monotonic()
+        cli.send_signal(signal.SIGTERM)
+        out, err = cli.communicate(timeout=60)
+        elapsed = time.monotonic() - started
+    finally:
+        cli.kill()
+        subprocess.run(["pkill", "-f", "sleep 30"], check=False)
+    assert cli.returncode == 128 + signal.SIGTERM and out == b"before\n", err
+    assert elapsed < 10, f"shapeclip took {elapsed:.1f} s to stop"
+
+
+def test_binary_input_is_printed_as_text_though_its_nuls_are_cut(tmp_path: Path) -> None:
+    # The NUL that says "binary" is in the omitted middle; the kept lines hold raw controls.
+    data = b"\x1b[2Jhead line\n" * 50 + bytes(range(256)) * 4000 + b"tail\x1b[2J\x07\n"
+    (tmp_path / "program").write_bytes(data)
+    out = run("--budget", "600", str(tmp_path / "program")).stdout.decode()
+    assert "head line" in out and len(out) <= 600
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", out)

@@ -148,14 +148,13 @@ def _compress(argv: list[str]) -> int:
     compressor = Compressor(tool, args.budget, digest=digest, store=store)
     with Interrupts() as interrupts:
         if command:
-            status = run_command(command, compressor, interrupts)
+            status, binary = run_command(command, compressor, interrupts)
         else:
-            _read_input(parser, "-" if args.file is None else args.file, compressor, interrupts)
+            binary = _read_input(parser, "-" if args.file is None else args.file, compressor, interrupts)
             # Stopped by a signal, shapeclip says so as a shell would of a command.
             status = 0 if interrupts.received is None else 128 + interrupts.received
         result = _finished(compressor, digest)
-    sys.stdout.buffer.write(_as_text(result.text).encode("utf-8"))
-    sys.stdout.buffer.flush()
+    _print(_as_text(result.text, binary))
     if result.shape != "passthrough":
         from . import savings
 
@@ -190,22 +189,37 @@ def _finished(compressor: Compressor, digest: Digest | None) -> Compressed:
 _BINARY_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def _as_text(text: str) -> str:
-    """`text`, unless it holds a NUL byte, which text output never does: then binary data was
-    read, and each control character in it is shown as U+FFFD, one character for one, so the
-    budget holds and nothing is written that a terminal or a JSON transport would choke on."""
-    return _BINARY_CONTROLS.sub("\ufffd", text) if "\0" in text else text
+def _as_text(text: str, binary: bool) -> str:
+    """`text`, unless the input was binary (a NUL in its first bytes) or the text holds a NUL,
+    which text output never does: then each control character in it is shown as U+FFFD, one
+    character for one, so the budget holds and nothing is written that a terminal or a JSON
+    transport would choke on."""
+    return _BINARY_CONTROLS.sub("\ufffd", text) if binary or "\0" in text else text
 
 
-def _read_input(parser: argparse.ArgumentParser, file: str, compressor: Compressor, interrupts: Interrupts) -> None:
+def _print(text: str) -> None:
+    """Writes `text` to standard output, where there is one: a closed one (`>&-`) or a reader
+    that went away must not cost the command's exit status, which is still returned."""
+    try:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.buffer.flush()
+    except (AttributeError, OSError) as exc:  # no stdout at all, or EBADF, EPIPE
+        why = getattr(exc, "strerror", None) or "there is no standard output"
+        if sys.stderr is not None:
+            sys.stderr.write(f"shapeclip: cannot write the output: {why}\n")
+        # Python flushes stdout again at exit; a broken one would print a second error there.
+        sys.stdout = None
+
+
+def _read_input(parser: argparse.ArgumentParser, file: str, compressor: Compressor, interrupts: Interrupts) -> bool:
+    """Feeds `compressor` the file (- for standard input); whether it is binary."""
     from .cli_input import read_to_end
 
     if file == "-":
-        read_to_end(sys.stdin.fileno(), compressor, interrupts)
-        return
+        return read_to_end(sys.stdin.fileno(), compressor, interrupts)
     try:
         with open(file, "rb") as source:
-            read_to_end(source.fileno(), compressor, interrupts)
+            return read_to_end(source.fileno(), compressor, interrupts)
     except OSError as exc:
         parser.error(f"cannot read {file}: {exc.strerror}")
 

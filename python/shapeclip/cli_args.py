@@ -13,6 +13,9 @@ from .defaults import VERSION
 
 EPILOG = """\
 Run a command and compress what it prints:  shapeclip --budget 4000 -- make -k test
+Its standard output and error are read together, as an agent's shell tool shows them, and
+it reads shapeclip's standard input, except a terminal (/dev/null then: a prompt would wait
+unseen, the output being held back until the command ends).
 
 When the input is longer than the budget, the cut part is replaced by a marker such as
 
@@ -23,8 +26,8 @@ When the input is longer than the budget, the cut part is replaced by a marker s
 Line numbers in a marker are 1-based and exact, as are the line and character counts; the
 token figure is characters / 4, rounded up. The hint depends on the tool kind (--tool):
 shell commands get a sed range, file reads an offset and limit, searches a narrower search.
-Output that fits the budget is printed unchanged, unless it is binary (it holds a NUL
-byte): then each control character is printed as U+FFFD.
+Output that fits the budget is printed unchanged, unless it is binary (a NUL byte in its
+first 8,000 bytes or in what is printed): then each control character is printed as U+FFFD.
 
 A pipe's or a command's output is kept in the store ($SHAPECLIP_STORE, else
 $XDG_CACHE_HOME/shapeclip or ~/.cache/shapeclip; 500 MB, least recently used evicted) when

@@ -8,7 +8,13 @@ stops being read, even in the middle of a read that waits for a quiet writer.
 
 A Ctrl-C at a terminal already reaches the command, which is in shapeclip's process group, so
 SIGINT is forwarded only when it cannot have come that way; a second one could cut short the
-command's own clean-up.
+command's own clean-up. Once a signal has come and the command has ended, what is left in the
+pipe is read and the rest is not waited for: a child of the command (`sleep` under `sh -c`)
+can hold the pipe open long after, and shapeclip would seem not to stop.
+
+The command's standard input is shapeclip's, as it would be without shapeclip, except a
+terminal: its output is held back until it ends, so a prompt would wait unseen. It reads
+/dev/null then, and a command that asks fails at once instead of hanging.
 """
 
 from __future__ import annotations
@@ -35,6 +41,9 @@ CHUNK_BYTES = 1 << 20
 #: Without the core, a regular file is read and fed in chunks this large.
 FILE_CHUNK_BYTES = 4 << 20
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: Bytes of an input's start that say whether it is binary, as git and grep decide it: a NUL
+#: among them.
+BINARY_SNIFF = 8000
 
 
 class _Stop(Exception):
@@ -50,13 +59,17 @@ class Interrupts:
         self._command: subprocess.Popen[bytes] | None = None
         # Whether `received` has been dealt with for the command (sent, or sent by a terminal).
         self._command_told = False
+        # Reading a file or a pipe, which the first signal ends; and inside one read call.
         self._reading = False
+        self._in_read = False
         self._previous: dict[int, _Handler] = {}
 
     def __enter__(self) -> Interrupts:
         if threading.current_thread() is threading.main_thread():
             for number in _SIGNALS:
                 self._previous[number] = signal.signal(number, self._handle)
+            if hasattr(signal, "SIGCHLD"):
+                self._previous[signal.SIGCHLD] = signal.signal(signal.SIGCHLD, self._child_ended)
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -72,9 +85,19 @@ class Interrupts:
             self._command_told = True
             if not (number == signal.SIGINT and _terminal_reached(self._command)):
                 self._command.send_signal(number)
-        elif first and self._reading:
-            # Raised once at most, and only inside `read`'s guard: never into a feed.
+            self._child_ended(number, frame)
+        elif first and self._reading and self._in_read:
+            # Raised once at most, and only inside a read: never into a feed.
             raise _Stop
+
+    def _child_ended(self, number: int, frame: FrameType | None) -> None:
+        """A command's read waits no longer once a signal has come and the command has ended."""
+        if self._in_read and self._stopped_command():
+            self._in_read = False  # raised once: never into the reads that drain the pipe
+            raise _Stop
+
+    def _stopped_command(self) -> bool:
+        return self._command is not None and self.received is not None and self._command.poll() is not None
 
     def forward_to(self, command: subprocess.Popen[bytes] | None) -> None:
         """Sends signals on to `command` from now on (None: to nobody), beginning with one that
@@ -86,31 +109,60 @@ class Interrupts:
 
     def fill(self, fd: int, piece: InputPiece) -> bool:
         """Reads from `fd` into `piece` until it is full: whether the input may go on (False
-        at its end, or once a signal has come while no command runs). What was read before a
-        signal stays in the piece."""
+        at its end, or once a signal has come while no command runs, or once the command has
+        ended after one and the pipe holds nothing more). What was read before a signal stays
+        in the piece."""
         try:
             self._reading = self._command is None
             while len(piece) < piece.CAPACITY:
                 if self._reading and self.received is not None:
                     return False
-                if not piece.read_from(fd):
+                if self._stopped_command():
+                    os.set_blocking(fd, False)  # what is left is read; no more is waited for
+                try:
+                    self._in_read = True
+                    going = piece.read_from(fd)
+                except BlockingIOError:
+                    return False
+                except _Stop:
+                    if self._reading:
+                        return False
+                    continue  # the command ended after a signal: the pipe is drained
+                finally:
+                    self._in_read = False
+                if not going:
                     return False
             return True
-        except _Stop:
+        except _Stop:  # a signal between two reads
             return False
         finally:
-            self._reading = False
+            self._reading = self._in_read = False
 
     def read(self, fd: int, size: int) -> bytes:
         """Up to `size` bytes from `fd`: b"" at its end, or once a signal has come while no
-        command runs. A signal that comes just as a read returns loses that piece unread."""
+        command runs, or once the command has ended after one and the pipe holds nothing more.
+        A signal that comes just as a read returns loses that piece unread."""
         try:
             self._reading = self._command is None
-            chunk = b"" if self._reading and self.received is not None else os.read(fd, size)
-            self._reading = False
+            while True:
+                if self._reading and self.received is not None:
+                    return b""
+                if self._stopped_command():
+                    os.set_blocking(fd, False)
+                try:
+                    self._in_read = True
+                    return os.read(fd, size)
+                except BlockingIOError:
+                    return b""
+                except _Stop:
+                    if self._reading:
+                        return b""
+                finally:
+                    self._in_read = False
         except _Stop:
             return b""
-        return chunk
+        finally:
+            self._reading = self._in_read = False
 
 
 def _terminal_reached(command: subprocess.Popen[bytes]) -> bool:
@@ -126,10 +178,11 @@ def _terminal_reached(command: subprocess.Popen[bytes]) -> bool:
         return False
 
 
-def read_to_end(fd: int, compressor: Compressor, interrupts: Interrupts) -> None:
-    """Feeds `compressor` everything read from `fd`. This thread reads while another feeds
-    what it read, so the core (and the store's copy) work while the next piece is read, and a
-    writer at the other end of a pipe is kept waiting as little as can be."""
+def read_to_end(fd: int, compressor: Compressor, interrupts: Interrupts) -> bool:
+    """Feeds `compressor` everything read from `fd`; whether the input is binary (a NUL in its
+    first BINARY_SNIFF bytes). This thread reads while another feeds what it read, so the core
+    (and the store's copy) work while the next piece is read, and a writer at the other end of
+    a pipe is kept waiting as little as can be."""
     import stat
 
     from .api import backend
@@ -139,31 +192,40 @@ def read_to_end(fd: int, compressor: Compressor, interrupts: Interrupts) -> None
         _widen_pipe(fd)
     with _Feeder(compressor) as feeder:
         if backend() == "native" and os.name == "posix":  # the core has pieces on Unix only
-            _feed_pieces(fd, feeder, interrupts)
-        else:
-            _feed_bytes(fd, FILE_CHUNK_BYTES if stat.S_ISREG(mode) else CHUNK_BYTES, feeder, interrupts)
+            return _feed_pieces(fd, feeder, interrupts)
+        return _feed_bytes(fd, FILE_CHUNK_BYTES if stat.S_ISREG(mode) else CHUNK_BYTES, feeder, interrupts)
 
 
-def _feed_pieces(fd: int, feeder: _Feeder, interrupts: Interrupts) -> None:
+def _binary(start: bytes) -> bool:
+    return b"\0" in start[:BINARY_SNIFF]
+
+
+def _feed_pieces(fd: int, feeder: _Feeder, interrupts: Interrupts) -> bool:
     """Reads into the core's input pieces (see rust/input_piece.rs), each filled before it is
     fed: read straight into memory that the core, the store's hash and its direct writes all
     read where it lies. Read into `bytes` and joined, a gigabyte through a pipe took 0.65-0.72
     s; in pieces, 0.47-0.56 s."""
     from ._core import InputPiece
 
-    going = True
+    going, binary, first = True, False, True
     while going:
         piece = InputPiece()
         going = interrupts.fill(fd, piece)
+        if first:
+            binary, first = _binary(bytes(piece)), False
         if len(piece):
             feeder.feed(piece)
+    return binary
 
 
-def _feed_bytes(fd: int, size: int, feeder: _Feeder, interrupts: Interrupts) -> None:
+def _feed_bytes(fd: int, size: int, feeder: _Feeder, interrupts: Interrupts) -> bool:
     """Reads in `bytes`, gathered into chunks of about `size`, where there is no core."""
     pending: list[bytes] = []
     gathered = 0
+    binary: bool | None = None
     while chunk := interrupts.read(fd, size):
+        if binary is None:
+            binary = _binary(chunk)
         # A pipe gives at most its buffer a read: gathered, so that the clip takes few chunks.
         # (A file's chunk is whole, and joined uncopied.)
         pending.append(chunk)
@@ -173,6 +235,7 @@ def _feed_bytes(fd: int, size: int, feeder: _Feeder, interrupts: Interrupts) -> 
             pending, gathered = [], 0
     if pending:
         feeder.feed(b"".join(pending))
+    return bool(binary)
 
 
 def _widen_pipe(fd: int) -> None:
@@ -232,21 +295,51 @@ class _Feeder:
             raise self._error
 
 
-def run_command(command: list[str], compressor: Compressor, interrupts: Interrupts) -> int:
+def run_command(command: list[str], compressor: Compressor, interrupts: Interrupts) -> tuple[int, bool]:
     """Streams `command`'s merged output into `compressor`; its exit status as a shell reports
-    it: 128 + N if signal N ended it, 127 if it was not found, 126 if it could not be run."""
+    it (128 + N if signal N ended it, 127 if it was not found, 126 if it could not be run), and
+    whether its output is binary (`read_to_end`)."""
+    import errno
+    import shutil
     import subprocess
 
+    stdin = subprocess.DEVNULL if _is_terminal(0) else None
     try:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        try:
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=stdin)
+        except OSError as exc:
+            # A shell runs an executable text file without a #! line with /bin/sh (POSIX).
+            found = shutil.which(command[0])
+            if exc.errno != errno.ENOEXEC or found is None or _binary(_start_of(found)):
+                raise
+            process = subprocess.Popen(
+                ["/bin/sh", found, *command[1:]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=stdin
+            )
     except OSError as exc:
         compressor.feed(f"shapeclip: cannot run {command[0]}: {exc.strerror}\n")
-        return 127 if isinstance(exc, FileNotFoundError) else 126
+        return (127 if isinstance(exc, FileNotFoundError) else 126), False
     interrupts.forward_to(process)
     assert process.stdout is not None
     with process.stdout:
-        read_to_end(process.stdout.fileno(), compressor, interrupts)
+        binary = read_to_end(process.stdout.fileno(), compressor, interrupts)
     status = process.wait()
     interrupts.forward_to(None)
     # Popen reports a death by signal N as -N, which sys.exit would make 256 - N.
-    return 128 - status if status < 0 else status
+    return (128 - status if status < 0 else status), binary
+
+
+def _start_of(path: str) -> bytes:
+    """The first bytes of a file, as bash reads them before running one with no #! line: a
+    binary one (for another machine, say) is not handed to the shell."""
+    try:
+        with open(path, "rb") as file:
+            return file.read(BINARY_SNIFF)
+    except OSError:
+        return b"\0"
+
+
+def _is_terminal(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
