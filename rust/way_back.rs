@@ -35,11 +35,20 @@ impl WayBack {
         )
     }
 
-    /// `shapeclip show ID --grep 'PATTERN'`; the pattern must hold no `'`.
+    /// `shapeclip show ID --grep 'PATTERN'`, PATTERN a regular expression; it must hold no `'`.
     #[must_use]
     pub fn show_grep(&self, pattern: &str) -> String {
         debug_assert!(!pattern.contains('\''));
         format!("shapeclip show {} --grep '{pattern}'", self.id)
+    }
+
+    /// `shapeclip show ID -F --grep 'TEXT'`, TEXT matched as it is written (as `grep -F`
+    /// matches it): what an agent copies from an output, a path with `(`, `[` or `+` in it
+    /// (`app/(auth)/page.tsx`), finds its lines. TEXT must hold no `'`.
+    #[must_use]
+    pub fn show_fixed(&self, text: &str) -> String {
+        debug_assert!(!text.contains('\''));
+        format!("shapeclip show {} -F --grep '{text}'", self.id)
     }
 }
 
@@ -61,6 +70,10 @@ mod tests {
         assert_eq!(
             way.show_grep("(?i)error"),
             "shapeclip show 3f9a2c1b7d04 --grep '(?i)error'"
+        );
+        assert_eq!(
+            way.show_fixed("PATTERN"),
+            "shapeclip show 3f9a2c1b7d04 -F --grep 'PATTERN'"
         );
     }
 }

@@ -19,6 +19,9 @@ def test_a_split_keeps_short_texts_whole_and_gives_the_long_ones_one_level(lengt
     if room >= len(lengths):
         assert sum(split) == room  # all the room is used, and no more
     cut = [s for s, n in zip(split, lengths, strict=True) if s < n]
+    if room < len(lengths):
+        assert all(s >= min(n, 1) for s, n in zip(split, lengths, strict=True))  # never below 1
+        return
     # Every cut text gets the same level (one more for the first ones), at least any whole one.
     assert max(cut) - min(cut) <= 1
     assert all(n <= max(cut) for s, n in zip(split, lengths, strict=True) if s == n)

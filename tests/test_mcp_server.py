@@ -161,3 +161,26 @@ def test_a_missing_entry_or_a_bad_pattern_is_a_tool_error_that_says_so(stored: t
     assert missing.isError and "no output was stored under this ID" in text_of(missing)
     bad = call(path, "show", id=entry_id, grep="(")
     assert bad.isError and "not a valid regular expression" in text_of(bad)
+    # Line numbers past what Python's islice takes read to the end, as any past the last line.
+    assert not call(path, "show", id=entry_id, first=2, last=2**70).isError
+    assert text_of(call(path, "show", id=entry_id, first=2**70)) == text_of(
+        call(path, "show", id=entry_id, first=10**9)
+    )
+
+
+def test_a_timeout_run_cannot_keep_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    for timeout in ("inf", 1e300):  # pydantic reads the text "inf" as a float
+        done = call(tmp_path / "store", "run", command="echo hi", timeout=timeout)
+        assert done.isError and "86400" in text_of(done)
+
+
+def test_show_reads_grep_as_a_string_with_fixed_and_disarms_look_alike_markers(tmp_path: Path) -> None:
+    path = tmp_path / "store"
+    entry_id = Store(path).put("app/(auth)/login/page.tsx: ok\n[shapeclip: lines 1-9 not shown]\nother\n").id
+    listed = session(path, lambda client: client.list_tools())
+    (show,) = [tool for tool in listed.tools if tool.name == "show"]
+    assert "grep -F" in show.inputSchema["properties"]["fixed"]["description"]
+    found = call(path, "show", id=entry_id, grep="app/(auth)/login", fixed=True)
+    assert text_of(found) == "1:app/(auth)/login/page.tsx: ok\n"
+    assert text_of(call(path, "show", id=entry_id, first=2, last=2)) == "(shapeclip: lines 1-9 not shown]\n"
+    assert text_of(call(path, "show", id=entry_id, grep=r"^\[shapeclip")) == "2:(shapeclip: lines 1-9 not shown]\n"

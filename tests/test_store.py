@@ -343,3 +343,34 @@ def test_entries_hashed_with_sha256_stay_readable_and_are_never_taken_for_blake3
     other.put("warm up")
     (other.path / (new.id + ".json")).write_text(json.dumps({"sha256": new.digest.removeprefix("blake3:")}))
     assert other.put(TEXT).id == new.digest.removeprefix("blake3:")[:13]
+
+
+def test_an_output_cut_short_or_grown_is_damaged_never_served(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s")
+    cut, grown, fine = (store.put(f"{name}\n{TEXT}") for name in ("cut", "grown", "fine"))
+    with cut.path.open("r+b") as file:
+        file.truncate(100)
+    with grown.path.open("ab") as file:
+        file.write(b"more\n")
+    for entry, size in ((cut, 100), (grown, grown.size + 5)):
+        for read in (store.get, store.entry, lambda entry_id: store.lines(entry_id, 1, 2)):
+            with pytest.raises(store_module.Damaged, match=f"its output has {size:,} bytes where {entry.size:,} were"):
+                read(entry.id)
+    # Listed, counted and pruned alike: what `show` calls damaged is no entry anywhere.
+    assert [entry.id for entry in store.entries()] == [fine.id]
+    assert (store.stats().entries, store.stats().bytes) == (1, fine.size)
+    assert store.prune() == 4
+    assert sorted(os.listdir(store.path)) == [".lock", fine.id + ".json", fine.id + ".out"]
+
+
+def test_unreadable_metadata_makes_an_entry_damaged_not_evicted(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s")
+    broken, fine = store.put("broken\n"), store.put("fine\n")
+    meta = broken.path.with_suffix(".json")
+    meta.write_text(meta.read_text()[:10])
+    with pytest.raises(store_module.Damaged, match="its metadata is missing or cannot be read"):
+        store.get(broken.id)
+    assert [entry.id for entry in store.entries()] == [fine.id] and store.stats().entries == 1
+    assert store.prune() == 2 and not broken.path.exists() and not meta.exists()
+    with pytest.raises(Unknown):
+        store.resolve(broken.id)

@@ -136,17 +136,17 @@ def test_a_search_plan_closes_with_the_way_back(tmp_path: Path) -> None:
     result = shapeclip.compress_detailed(flood, "grep", 4000, store=store)
     assert result.shape == "search" and result.stored is not None and len(result.text) <= 4000
     closing = result.text.rstrip("\n").rsplit("\n", 1)[-1]
-    assert f"run shapeclip show {result.stored.id} --grep 'PATTERN' with a file's path" in closing
+    assert f"run shapeclip show {result.stored.id} -F --grep 'PATTERN' with a file's path" in closing
     assert f"or read {result.stored.path}." in closing
-    # Following it for one file gives that file's rows, all of them, numbered as stored.
+    # Following it, as written, for one file gives that file's rows, all of them, numbered as stored.
     shown = subprocess.run(
-        [sys.executable, "-m", "shapeclip", "show", result.stored.id, "--grep", "^src/mod_7\\.py:"],
+        [sys.executable, "-m", "shapeclip", "show", result.stored.id, "-F", "--grep", "src/mod_7.py:"],
         capture_output=True, text=True, env={**os.environ, "SHAPECLIP_STORE": str(store.path)}, check=True,
     ).stdout.splitlines()
     rows = [(n, line) for n, line in enumerate(flood.splitlines(), 1) if line.startswith("src/mod_7.py:")]
     assert shown == [f"{n}:{line}" for n, line in rows]
     compact = shapeclip.compress(flood, "grep", 700, store=store)
-    assert len(compact) <= 700 and f"; shapeclip show {result.stored.id} --grep 'PATTERN']" in compact
+    assert len(compact) <= 700 and f"; shapeclip show {result.stored.id} -F --grep 'PATTERN']" in compact
     plain = shapeclip.compress(flood, "grep", 4000)
     assert "search again narrower" in plain and "shapeclip show" not in plain
 

@@ -109,7 +109,7 @@ def compress_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="shapeclip",
         usage="%(prog)s [options] [FILE]\n       %(prog)s [options] -- COMMAND [ARG ...]\n"
-        "       %(prog)s show ID [--lines A:B] [--grep PATTERN [-C N]] [--budget N]\n"
+        "       %(prog)s show ID [--lines A:B [--chars A:B]] [[-F] --grep PATTERN [-C N]] [--budget N]\n"
         "       %(prog)s store [--stats | --list | --prune | --clear]\n"
         "       %(prog)s ledger PATH\n"
         "       %(prog)s gain [--days N] [--json]\n"

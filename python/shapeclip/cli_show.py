@@ -1,51 +1,61 @@
-"""`shapeclip show`: the lines of a stored output, byte for byte, numbered as its markers
-number them, one page at a time.
+"""`shapeclip show`: the lines of a stored output, as stored, numbered as its markers number
+them, one page at a time.
 
 A marker sends an agent here, so what `show` prints must be followable in turn: it prints
-the asked lines (or, with `--grep`, matching lines as `grep -n` does, with `-C` lines of
-context) whole and in order until the budget (16,000 characters unless told) would be
-passed, then one marker naming the lines not shown by their numbers in the stored file and
-the exact `shapeclip show` that prints them. Following the markers gives back exactly what
-was asked. Nothing is planned or re-cut, since a planner would read `N:` row numbers as part
-of the output and number its own markers from the page.
+the asked lines (or, with `--grep`, the rows `grep -n -C N` prints of the whole output, for
+the asked lines) in order until the budget (16,000 characters unless told) would be passed,
+then one marker naming what it left out by its numbers in the stored file and the exact
+`shapeclip show` that prints it. A row longer than a page is printed a page of characters at
+a time (`--chars`). Following the markers gives back exactly what was asked, and nothing but
+`show`'s own markers looks like one: a look-alike in the stored text has its bracket rounded,
+as the compressor's (`lookalike`). Nothing is planned or re-cut, since a planner would read
+`N:` row numbers as part of the output and number its own markers from the page.
+
+Characters are counted as Python's `len` counts the output decoded as UTF-8 with a byte that
+is not UTF-8 as one character (`surrogateescape`), so that any run of them is printed back
+byte for byte. The rows are read in `show_rows`, and paged and marked in `show_page`; this
+module reads the arguments, finds the entry and says what went wrong.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import os
 import re
 import shlex
 import sys
-from collections import deque
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import BinaryIO
 
 from .cli_numbers import positive
 from .defaults import DEFAULT_BUDGET
-from .store import EVICTED, Ambiguous, Evicted, Store, Unknown
-from .store.store import numbered
+from .show_page import Marker, Request, left_out, lines_words, paged, plural
+from .show_rows import READ_BYTES, Piece, Row, grep_rows, line_rows
+from .store import EVICTED, Ambiguous, Damaged, Evicted, Store, Unknown
+
+#: The fewest digits of an ID `Store.resolve` takes.
+_SHORTEST_PREFIX = 4
+_HEX = re.compile("[0-9a-f]+")
 
 
-def _line_range(value: str) -> tuple[int, int]:
+def _span(value: str, unit: str) -> tuple[int, int]:
+    """`A:B`, or `A` for `A:A`: 1-based, in order, in ASCII digits (as `-C` and `--budget`)."""
     first, sep, last = value.partition(":")
-    try:
-        a = int(first)
-        b = int(last) if sep else a
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be A:B, two line numbers, got {value!r}") from None
+    numbers = (first, last) if sep else (first,)
+    if not all(number.isascii() and number.isdigit() for number in numbers):
+        raise argparse.ArgumentTypeError(f"must be A:B, two {unit} numbers in digits 0-9, got {value!r}")
+    a, b = int(first), int(numbers[-1])
     if a < 1 or b < a:
         raise argparse.ArgumentTypeError(f"must be 1-based and in order, got {value!r}")
     return a, b
 
 
-def _pattern(value: str) -> re.Pattern[str]:
-    try:
-        return re.compile(value)
-    except re.error as exc:
-        raise argparse.ArgumentTypeError(f"is not a valid regular expression: {exc}") from None
+def _line_span(value: str) -> tuple[int, int]:
+    return _span(value, "line")
+
+
+def _char_span(value: str) -> tuple[int, int]:
+    return _span(value, "character")
 
 
 def _count(value: str) -> int:
@@ -58,12 +68,23 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shapeclip show",
         description="Print lines of a stored output, numbered as in the marker that names it, a page at a time: "
-        "a closing marker says how to print the lines the budget left out.",
+        "a closing marker says how to print what the budget left out.",
     )
     parser.add_argument("id", metavar="ID", help="the entry's ID as the marker prints it, or a unique start of it")
-    parser.add_argument("--lines", metavar="A:B", type=_line_range, help="lines A to B (1-based, inclusive)")
-    parser.add_argument("--grep", metavar="PATTERN", type=_pattern, help="lines matching a Python regular expression")
-    parser.add_argument("-C", metavar="N", dest="context", type=_count, default=0, help="context lines for --grep")
+    parser.add_argument("--lines", metavar="A:B", type=_line_span, help="lines A to B (1-based, inclusive)")
+    parser.add_argument(
+        "--chars",
+        metavar="A:B",
+        type=_char_span,
+        help="characters A to B (1-based, inclusive) of the one row that --lines N:N selects",
+    )
+    parser.add_argument(
+        "--grep", metavar="PATTERN", help="the rows grep -n prints of lines matching a Python regular expression"
+    )
+    parser.add_argument(
+        "-F", "--fixed-strings", dest="fixed", action="store_true", help="PATTERN is a string, as grep -F takes it"
+    )
+    parser.add_argument("-C", metavar="N", dest="context", type=_count, help="context lines for --grep")
     parser.add_argument(
         "--budget",
         metavar="N",
@@ -74,182 +95,141 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-@dataclass(frozen=True)
-class _Row:
-    """What is printed for one line of the stored output."""
-
-    number: int
-    data: bytes
-    match: bool = False
-    #: Shown only as context after a match, which a page must not end before (see `_page`).
-    after: bool = False
-
-    def chars(self) -> int:
-        return len(self.data.decode("utf-8", "replace"))
-
-
-def grep_lines(lines: Iterable[tuple[int, bytes]], pattern: re.Pattern[str], context: int) -> Iterator[_Row]:
-    """`grep -n -C context` over numbered lines: `N:line` for a match, `N-line` around one,
-    and with context, `--` before a group that does not touch the one before (grep prints
-    none without). The pattern reads each line decoded; the row keeps its bytes."""
-    before: deque[tuple[int, bytes]] = deque(maxlen=context)
-    after = 0
-    last_shown = 0
-    for number, raw in lines:
-        body = raw[:-1] if raw.endswith(b"\n") else raw
-        if pattern.search(body.decode("utf-8", "replace")):
-            for held_number, held in before:
-                yield _row(held_number, held, last_shown, context, "before")
-                last_shown = held_number
-            before.clear()
-            yield _row(number, body, last_shown, context, "match")
-            last_shown, after = number, context
-        elif after > 0:
-            yield _row(number, body, last_shown, context, "after")
-            last_shown, after = number, after - 1
-        elif context:
-            before.append((number, body))
-
-
-def _row(number: int, body: bytes, last_shown: int, context: int, kind: str) -> _Row:
-    """The row of a line that is a match, or context `before` or `after` one."""
-    gap = b"--\n" if context and last_shown and number > last_shown + 1 else b""
-    sep = b":" if kind == "match" else b"-"
-    return _Row(number, gap + str(number).encode() + sep + body + b"\n", kind == "match", kind == "after")
-
-
-def _page(rows: Iterator[_Row], budget: int, reserve: int) -> tuple[list[_Row], list[_Row]]:
-    """The rows to print, and the rows read but left out (none when all fit `budget`): when
-    not all fit, the page keeps what fits `budget - reserve`, the marker's room. A page does
-    not end inside the context after a match, which a following `--lines A:B` would not show
-    as context: it ends before that match instead, unless the match opens the page."""
-    page: list[_Row] = []
-    used = 0
-    for row in rows:
-        page.append(row)
-        used += row.chars()
-        if used > budget:
-            break
-    else:
-        return page, []
-    cut = len(page)
-    while cut and used > budget - reserve:
-        cut -= 1
-        used -= page[cut].chars()
-    if cut < len(page) and page[cut].after:
-        opening = max((i for i in range(cut) if page[i].match), default=0)
-        cut = opening or cut
-    return page[:cut], page[cut:]
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
-
-
-@dataclass(frozen=True)
-class _LeftOut:
-    """The rows a page left out, counted to the end of the selection."""
-
-    first: _Row
-    last: int
-    rows: int
-    chars: int
-    matches: int
-
-    @classmethod
-    def count(cls, rows: Iterator[_Row]) -> _LeftOut | None:
-        first = next(rows, None)
-        if first is None:
-            return None
-        last, count, chars, matches = first.number, 1, first.chars(), int(first.match)
-        for row in rows:
-            last, count, chars, matches = row.number, count + 1, chars + row.chars(), matches + row.match
-        return cls(first, last, count, chars, matches)
-
-
-class _Marker:
-    """The closing marker of a page that left rows out: what they are, by their numbers in
-    the stored file, and the `shapeclip show` that prints them."""
-
-    def __init__(self, entry_id: str, args: argparse.Namespace) -> None:
-        self._id = entry_id
-        self._args = args
-
-    def render(self, left_out: _LeftOut, budget: int) -> str:
-        first, last = left_out.first.number, left_out.last
-        again = f"shapeclip show {self._id}"
-        if self._args.grep is not None:
-            what = f"{_plural(left_out.rows, 'row')} ({left_out.matches:,} matching) of lines {first:,}-{last:,}"
-            context = f" -C {self._args.context}" if self._args.context else ""
-            again += f" --grep {shlex.quote(self._args.grep.pattern)}{context}"
+def _without_pattern(argv: list[str]) -> tuple[list[str], str | None]:
+    """`argv` without `--grep PATTERN` (or `--grep=PATTERN`), and that PATTERN: grep takes the
+    word after `-e` as the pattern whatever it is, where argparse would read one such as
+    `-Werror` as an option, and `--` as no value at all."""
+    words, pattern = [], None
+    rest = iter(argv)
+    for word in rest:
+        if word.startswith("--grep="):
+            pattern = word.removeprefix("--grep=")
+        elif word == "--grep" and (following := next(rest, None)) is not None:
+            pattern = following
         else:
-            what = f"lines {first:,}-{last:,}"
-        again += f" --lines {first}:{last}" + ("" if budget == DEFAULT_BUDGET else f" --budget {budget}")
-        return (
-            f"[shapeclip: {what} not shown ({_plural(left_out.chars, 'char')}): over the budget of "
-            f"{self._args.budget:,} characters. To see them, run {again}]\n"
-        )
-
-    @staticmethod
-    def terse(left_out: _LeftOut) -> str:
-        return f"[lines {left_out.first.number}-{left_out.last} not shown]\n"
-
-    def reserve(self, size: int) -> tuple[int, bool]:
-        """Characters the marker may take for an output of `size` bytes, whichever rows it
-        names, and whether that is the full marker (else the terse one, or an ellipsis)."""
-        widest = max(size + 1, self._args.budget)
-        for _ in range(2):  # its own length is part of the budget it may name
-            most = _LeftOut(_Row(widest, b""), widest, widest, widest, widest)
-            full = len(self.render(most, widest))
-            widest = max(widest, size + 32 + full)
-        # Only the full marker can be followed: it is worth all but a row's room.
-        if full < self._args.budget:
-            return full, True
-        terse = len(self.terse(most))
-        return (terse if terse < self._args.budget else 1), False
+            words.append(word)
+    return words, pattern
 
 
-def _selection(args: argparse.Namespace, file: BinaryIO) -> Iterator[_Row]:
-    first, last = args.lines if args.lines else (1, None)
-    lines = numbered(file, first, last)
-    if args.grep is None:
-        return (_Row(number, raw) for number, raw in lines)
-    # Context past the budget could never be printed; a bounded one keeps memory bounded.
-    return grep_lines(lines, args.grep, min(args.context, args.budget))
+def _request(argv: list[str]) -> Request:
+    parser = _parser()
+    words, pattern = _without_pattern(argv)
+    args = parser.parse_args(words)
+    grep = args.grep if pattern is None else pattern
+    if grep is None and args.context is not None:
+        parser.error("-C N is context around the matches of --grep: give it with --grep")
+    if grep is None and args.fixed:
+        parser.error("-F says how to read the PATTERN of --grep: give it with --grep")
+    if args.chars is not None and (args.lines is None or args.lines[0] != args.lines[1]):
+        parser.error("--chars A:B cuts one row: give it with --lines N:N")
+    compiled = None if grep is None else _compiled(parser, grep, args.fixed)
+    return Request(args.id, args.lines, args.chars, grep, args.fixed, compiled, args.context or 0, args.budget)
 
 
-def _shown(entry_id: str, size: int, file: BinaryIO, args: argparse.Namespace) -> bytes:
-    marker = _Marker(entry_id, args)
-    reserve, full = marker.reserve(size)
-    rows = _selection(args, file)
-    page, held = _page(rows, args.budget, reserve)
-    text = b"".join(row.data for row in page)
-    left_out = _LeftOut.count(itertools.chain(held, rows))
-    if left_out is None:
+def _compiled(parser: argparse.ArgumentParser, grep: str, fixed: bool) -> re.Pattern[str]:
+    try:
+        return re.compile(re.escape(grep) if fixed else grep)
+    except re.error as exc:
+        parser.error(f"argument --grep: is not a valid regular expression ({exc}); -F takes it as a string")
+
+
+class _Nothing(Exception):
+    """`show` has nothing to print: the message says why."""
+
+
+def _pieces(file: BinaryIO, request: Request) -> Iterator[Piece]:
+    first, last = request.lines if request.lines else (1, None)
+    if request.pattern is None:
+        rows = line_rows(file, first, last)
+    else:
+        rows = grep_rows(file, first, last, request.pattern, request.context)
+    if request.chars is None:
+        return (Piece.whole(row) for row in rows)
+    return _cut(rows, request.chars, "line" if request.pattern is None else "the row of line")
+
+
+def _cut(rows: Iterator[Row], chars: tuple[int, int], what: str) -> Iterator[Piece]:
+    """The asked characters of the one row (none where a grep has no row)."""
+    row = next(rows, None)
+    if row is None:
+        return
+    a, b = chars
+    if a > len(row.text):
+        size = plural(len(row.text), "character")
+        raise _Nothing(f"{what} {row.number:,} has {size}: --chars {a}:{b} starts past its end")
+    yield Piece(row, a - 1, min(b, len(row.text)))
+
+
+def _shown(entry_id: str, size: int, file: BinaryIO, request: Request) -> str:
+    marker = Marker(entry_id, request)
+    whole, cut = marker.reserves(size)
+    pieces = _pieces(file, request)
+    page, held = paged(pieces, request.budget, request.budget - whole.chars, request.budget - cut.chars)
+    if not page and not held:
+        raise _Nothing(_why_nothing(entry_id, file.fileno(), size, request))
+    text = "".join(piece.text() for piece in page)
+    left = left_out(page, held, pieces, request.first)
+    if left is None:
         return text
-    if not full:
-        return text + (marker.terse(left_out) if reserve > 1 else "\u2026").encode()
-    # The first row left out must fit the page that the marker's command prints.
-    budget = max(args.budget, left_out.first.chars() + reserve)
-    return text + marker.render(left_out, budget).encode()
+    reserve = cut if left.rest else whole
+    if not reserve.full:
+        return text + (marker.terse(left) if reserve.chars > 1 else "\u2026")
+    return text + marker.render(left)
+
+
+def _line_count(fd: int, size: int) -> int:
+    newlines = sum(os.pread(fd, READ_BYTES, offset).count(b"\n") for offset in range(0, size, READ_BYTES))
+    return newlines + (size > 0 and os.pread(fd, 1, size - 1) != b"\n")
+
+
+def _why_nothing(entry_id: str, fd: int, size: int, request: Request) -> str:
+    lines = _line_count(fd, size)
+    if request.first > lines:
+        asked = f": --lines {request.lines[0]}:{request.lines[1]} starts past its end" if request.lines else ""
+        return f"the output stored as {entry_id} has {plural(lines, 'line')}{asked}"
+    assert request.grep is not None, "only a grep selects none of the lines an output has"
+    where = f"{lines_words(*request.lines)} of {entry_id}" if request.lines else entry_id
+    near = f" or within {plural(request.context, 'line')} of them" if request.context else ""
+    return f"no match of {shlex.quote(request.grep)} in {where}{near}"
+
+
+def _resolve(store: Store, prefix: str) -> str:
+    """The ID that `prefix` starts, which may be in upper case. Raises `_Nothing` for what
+    cannot start one, and `Store.resolve`'s errors."""
+    lowered = prefix.lower() if prefix.isascii() else prefix
+    if not _HEX.fullmatch(lowered):
+        raise _Nothing(f"no entry in {store.path} has, or recently had, an ID starting {prefix}: IDs are hex digits")
+    if len(lowered) < _SHORTEST_PREFIX:
+        raise _Nothing(f"{prefix} is too short to name an entry: give at least {_SHORTEST_PREFIX} digits of its ID")
+    return store.resolve(lowered)
 
 
 def show(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    request = _request(argv)
     store = Store()
     try:
-        entry_id = store.resolve(args.id)
+        entry_id = _resolve(store, request.prefix)
         with store.opened(entry_id) as (entry, file):
-            # The file's own size bounds every number a marker states, whatever its metadata says.
-            text = _shown(entry_id, os.fstat(file.fileno()).st_size, file, args)
+            text = _shown(entry_id, entry.size, file, request).encode("utf-8", "surrogateescape")
     except Evicted as exc:
         sys.stderr.write(f"shapeclip show: no entry {exc.args[0]} in {store.path}: {EVICTED}\n")
         return 1
+    except Damaged as exc:
+        sys.stderr.write(
+            f"shapeclip show: the entry {exc.args[0]} in {store.path} is damaged: {exc.why}. Run the command again; "
+            "shapeclip store --prune removes damaged entries\n"
+        )
+        return 1
     except Unknown:
-        sys.stderr.write(f"shapeclip show: no entry in {store.path} has, or recently had, an ID starting {args.id}\n")
+        sys.stderr.write(
+            f"shapeclip show: no entry in {store.path} has, or recently had, an ID starting {request.prefix}\n"
+        )
         return 1
     except Ambiguous as exc:
         sys.stderr.write(f"shapeclip show: {exc}; give more of the ID\n")
+        return 1
+    except _Nothing as exc:
+        sys.stderr.write(f"shapeclip show: {exc}\n")
         return 1
     sys.stdout.buffer.write(text)
     sys.stdout.buffer.flush()

@@ -23,6 +23,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -37,12 +38,15 @@ from . import savings
 from .api import Compressor
 from .cli_input import CHUNK_BYTES, Interrupts, read_to_end
 from .defaults import DEFAULT_BUDGET
+from .lookalike import disarm
 from .store import Refused, Store
 
 #: Characters a `show` answer has unless the call says otherwise: a look, not a read.
 SHOW_BUDGET = 4_000
 #: Seconds `run` gives a command unless the call says otherwise.
 RUN_TIMEOUT = 120.0
+#: The longest timeout `run` takes: a day. (An endless one overflowed the timer's thread.)
+MAX_RUN_TIMEOUT = 86_400.0
 #: Entries `list` names unless the call says otherwise, and at most.
 LIST_ENTRIES, MAX_LIST_ENTRIES = 20, 500
 #: Characters of a command or directory `list` shows.
@@ -63,9 +67,11 @@ nothing about what runs."""
 SHOW_DESCRIPTION = f"""Read lines of an output shapeclip stored (an ID from a marker or from `list`; \
 a unique prefix of 4 hex digits or more is enough): lines `first` to `last` (1-based, inclusive, \
 numbered as the markers number them), or the lines matching the Python regular expression `grep` \
-(within `first`..`last` when given), printed as `grep -n` does (`N:line`, and `N-line` for \
-`context` lines around). The answer is at most `budget` characters ({SHOW_BUDGET:,} unless \
-given); what is longer is compressed, with markers saying how to read the rest."""
+(a string, as `grep -F` takes it, with `fixed`; within `first`..`last` when given), printed as \
+`grep -n` does (`N:line`, and `N-line` for `context` lines around). Text in the output that looks \
+like shapeclip's own marker has its opening bracket made round. The answer is at most `budget` \
+characters ({SHOW_BUDGET:,} unless given); what is longer is compressed, with markers saying how \
+to read the rest."""
 
 LIST_DESCRIPTION = """The newest entries of shapeclip's store, newest first: ID, when stored, tool, \
 size, the command that printed it (when known) and its directory."""
@@ -86,7 +92,9 @@ def server(store: Store | None = None) -> FastMCP:
     @app.tool(name="run", description=RUN_DESCRIPTION, structured_output=False)
     async def run_tool(
         command: Annotated[str, Field(description="the shell command, as sh -c takes it")],
-        timeout: Annotated[float, Field(gt=0, description="seconds before the command is killed")] = RUN_TIMEOUT,
+        timeout: Annotated[
+            float, Field(gt=0, le=MAX_RUN_TIMEOUT, description="seconds before the command is killed (a day at most)")
+        ] = RUN_TIMEOUT,
         budget: _Budget = DEFAULT_BUDGET,
     ) -> str:
         # In a worker thread, so the server still answers (a cancellation, a ping) meanwhile.
@@ -97,12 +105,17 @@ def server(store: Store | None = None) -> FastMCP:
         id: Annotated[str, Field(description="the entry's ID, or a unique prefix of it")],
         first: Annotated[int, Field(ge=1, description="the first line (1-based)")] = 1,
         last: Annotated[int | None, Field(ge=1, description="the last line, inclusive; none: to the end")] = None,
-        grep: Annotated[str | None, Field(description="only lines matching this Python regular expression")] = None,
+        grep: Annotated[
+            str | None, Field(description="only lines matching this Python regular expression (a string: fixed)")
+        ] = None,
+        fixed: Annotated[
+            bool, Field(description="grep is a string, as grep -F takes it (a path such as app/(auth)/page.tsx)")
+        ] = False,
         context: Annotated[int, Field(ge=0, le=1_000, description="lines of context around each match")] = 0,
         budget: _Budget = SHOW_BUDGET,
     ) -> str:
         def shown() -> str:
-            text = show(the_store, id, first, last, grep, context, budget)
+            text = show(the_store, id, first, last, grep, context, budget, fixed)
             _gave_back(the_store, id, text)
             return text
 
@@ -171,13 +184,23 @@ def _status(status: int, killed: bool, timeout: float) -> str:
     return f"[shapeclip: exit status {status}]"
 
 
-def show(store: Store, prefix: str, first: int, last: int | None, grep: str | None, context: int, budget: int) -> str:
+def show(
+    store: Store,
+    prefix: str,
+    first: int,
+    last: int | None,
+    grep: str | None,
+    context: int,
+    budget: int,
+    fixed: bool,
+) -> str:
     """The lines of entry `prefix` that `shapeclip show` would print for these arguments, within
-    `budget` characters. Raises `ValueError` for an entry or a pattern it cannot use."""
+    `budget` characters; `fixed` reads `grep` as a string, as `grep -F` does. Raises `ValueError`
+    for an entry or a pattern it cannot use."""
     if last is not None and last < first:
         raise ValueError(f"last ({last}) is before first ({first})")
     try:
-        pattern = None if grep is None else re.compile(grep)
+        pattern = None if grep is None else re.compile(re.escape(grep) if fixed else grep)
     except re.error as exc:
         raise ValueError(f"grep is not a valid regular expression: {exc}") from None
     try:
@@ -210,12 +233,17 @@ def _rows(
     store: Store, entry_id: str, first: int, last: int | None, pattern: re.Pattern[str] | None, context: int
 ) -> Iterator[str]:
     """The selected lines, as stored (numbered from 1, split at `\\n` only, as the markers
-    number them), or with `pattern` as `grep -n -C context` prints them."""
+    number them) but for look-alike markers' brackets, or with `pattern` as `grep -n -C
+    context` prints them."""
     with store.opened(entry_id) as (_, file):
-        chosen = itertools.islice(enumerate(file, 1), first - 1, last)
+        # A line number past any file's end reads to the end (islice takes no larger one).
+        chosen = itertools.islice(
+            enumerate(file, 1), min(first - 1, sys.maxsize), min(last or sys.maxsize, sys.maxsize)
+        )
         lines = ((number, raw.decode("utf-8", "replace")) for number, raw in chosen)
+        # Disarmed as `shapeclip show` does, once matched: every marker in the answer is shapeclip's own.
         if pattern is None:
-            yield from (line for _, line in lines)
+            yield from (disarm(line) for _, line in lines)
         else:
             yield from _grep(lines, pattern, context)
 
@@ -236,7 +264,7 @@ def _grep(lines: Iterable[tuple[int, str]], pattern: re.Pattern[str], context: i
         for n, row in held:
             if context and shown and n > shown + 1:
                 yield "--\n"
-            yield f"{n}{':' if n == number and matched else '-'}{row}\n"
+            yield f"{n}{':' if n == number and matched else '-'}{disarm(row)}\n"
             shown = n
         after = context if matched else after - 1
 

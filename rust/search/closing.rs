@@ -103,7 +103,7 @@ pub(super) fn marker(closing: Closing<'_>, facts: &Facts) -> String {
     if closing.tier == Tier::Compact {
         let way = closing
             .way_back
-            .map(|w| format!("; {}", w.show_grep("PATTERN")))
+            .map(|w| format!("; {}", w.show_fixed("PATTERN")))
             .unwrap_or_default();
         return format!(
             "[shapeclip: {} of {} matched {} omitted; {}{way}]\n",
@@ -166,7 +166,7 @@ pub(super) fn marker(closing: Closing<'_>, facts: &Facts) -> String {
     let way = match closing.way_back {
         Some(stored) => format!(
             "To read omitted rows, run {} with a file's path or a word as PATTERN, or read {}",
-            stored.show_grep("PATTERN"),
+            stored.show_fixed("PATTERN"),
             stored.path,
         ),
         None => format!(

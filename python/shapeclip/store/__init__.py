@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         MAX_BYTES_ENV_VAR,
         Ambiguous,
         Capture,
+        Damaged,
         Evicted,
         Stats,
         Store,
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
 _EXPORTS = {
     ".root": ("ENV_VAR", "Refused", "default_path"),
     ".store": (
-        "DEFAULT_MAX_BYTES", "EVICTED", "MAX_BYTES_ENV_VAR", "Ambiguous", "Capture", "Evicted", "Stats", "Store",
-        "Unknown",
+        "DEFAULT_MAX_BYTES", "EVICTED", "MAX_BYTES_ENV_VAR", "Ambiguous", "Capture", "Damaged", "Evicted", "Stats",
+        "Store", "Unknown",
     ),
     ".writer": ("Entry",),
 }  # fmt: skip
@@ -41,6 +42,7 @@ __all__ = [
     "MAX_BYTES_ENV_VAR",
     "Ambiguous",
     "Capture",
+    "Damaged",
     "Entry",
     "Evicted",
     "Refused",

@@ -7,7 +7,9 @@ evicted, never the one just written. Several processes may store and evict at on
 step is one atomic call on names in the store's own directory, and publishing an entry,
 eviction and pruning hold the store's lock (see `writer`). Eviction takes an entry's output
 and leaves its metadata, for a while, as the record that it was evicted: `resolve` can then
-tell an evicted ID from one that was never stored.
+tell an evicted ID from one that was never stored. An entry whose output is there but whose
+metadata cannot be read, or records another size, is damaged: it is read by no one, listed
+and counted nowhere, and pruned.
 """
 
 from __future__ import annotations
@@ -48,6 +50,17 @@ class Evicted(KeyError):
 
     def __str__(self) -> str:
         return f"{self.args[0]}: {EVICTED}" if self.args else EVICTED
+
+
+class Damaged(KeyError):
+    """An entry whose output is there but cannot be trusted: `why` says what is wrong."""
+
+    def __init__(self, entry_id: str, why: str) -> None:
+        super().__init__(entry_id)
+        self.why = why
+
+    def __str__(self) -> str:
+        return f"{self.args[0]}: the stored output is damaged ({self.why}); run the command again"
 
 
 class Unknown(KeyError):
@@ -162,7 +175,8 @@ class Store:
         return capture.commit()
 
     def entry(self, entry_id: str) -> Entry:
-        """What is known of `entry_id`. Raises `Evicted` when there is no such entry."""
+        """What is known of `entry_id`. Raises `Evicted` when there is no such entry, `Damaged`
+        when it cannot be trusted."""
         with self.opened(entry_id) as (entry, _):
             return entry
 
@@ -181,7 +195,9 @@ class Store:
 
     @contextlib.contextmanager
     def opened(self, entry_id: str) -> Iterator[tuple[Entry, BinaryIO]]:
-        """The entry and its output, opened for reading; its recency is refreshed."""
+        """The entry and its output, opened for reading; its recency is refreshed. Raises
+        `Evicted` when there is no such entry, and `Damaged` when its metadata cannot be read
+        or its output is not the size the metadata records (cut short, or written to)."""
         if not _ID.fullmatch(entry_id):
             raise Evicted(entry_id)
         try:
@@ -196,9 +212,9 @@ class Store:
             file = os.fdopen(fd, "rb")
             with file:
                 info = os.fstat(fd)
-                entry = entry_from_meta(root, self.path, entry_id)
-                if entry is None or not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+                if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
                     raise Evicted(entry_id)
+                entry = _trusted(entry_id, entry_from_meta(root, self.path, entry_id), info.st_size)
                 with contextlib.suppress(OSError):
                     os.utime(fd)
                 yield entry, file
@@ -232,27 +248,25 @@ class Store:
         return matches[0]
 
     def entries(self) -> list[Entry]:
-        """Every entry, the most recently stored first. Raises `Refused` when the store cannot
-        be used."""
+        """Every entry but the damaged, the most recently stored first. Raises `Refused` when the
+        store cannot be used."""
         root = open_root(self.path, create=False)
         try:
-            found = [entry_from_meta(root, self.path, entry_id) for _, entry_id, _ in _scan(root).entries]
+            found, _ = _read_entries(root, self.path, _scan(root))
         finally:
             os.close(root)
-        return sorted((entry for entry in found if entry is not None), key=lambda e: (-e.stored_at, e.id))
+        return sorted(found, key=lambda e: (-e.stored_at, e.id))
 
     def stats(self) -> Stats:
-        """How many entries and bytes the store holds. Raises `Refused` when it cannot be used."""
-        root = open_root(self.path, create=False)
-        try:
-            found = _scan(root).entries
-        finally:
-            os.close(root)
-        return Stats(self.path, len(found), sum(size for _, _, size in found), self.max_bytes)
+        """How many entries and bytes the store holds, as `entries` lists them. Raises `Refused`
+        when it cannot be used."""
+        found = self.entries()
+        return Stats(self.path, len(found), sum(entry.size for entry in found), self.max_bytes)
 
     def prune(self) -> int:
-        """Removes what dead writers left (temporary files, outputs without metadata) and evicts
-        down to the quota; returns files removed. Raises `Refused` when a file could not be."""
+        """Removes what dead writers left (temporary files, outputs without metadata) and damaged
+        entries, and evicts down to the quota; returns files removed. Raises `Refused` when a
+        file could not be."""
         return self._sweep(everything=False)
 
     def clear(self) -> int:
@@ -271,6 +285,9 @@ class Store:
                 if everything:
                     names += [entry_id + suffix for _, entry_id, _ in listing.entries for suffix in (OUT, META)]
                     names += [entry_id + META for _, entry_id in listing.evicted]
+                else:
+                    _, damaged = _read_entries(root, self.path, listing)
+                    names += [entry_id + suffix for entry_id in damaged for suffix in (OUT, META)]
                 for name in names:
                     remove(name)
                 if not everything:
@@ -293,6 +310,27 @@ def numbered(file: BinaryIO, first: int = 1, last: int | None = None) -> Iterato
             return
         if number >= first:
             yield number, raw
+
+
+def _trusted(entry_id: str, entry: Entry | None, size: int) -> Entry:
+    """`entry`, the metadata of an output of `size` bytes, when it can be trusted. Raises
+    `Damaged` when it cannot."""
+    if entry is None:
+        raise Damaged(entry_id, "its metadata is missing or cannot be read")
+    if entry.size != size:
+        raise Damaged(entry_id, f"its output has {size:,} bytes where {entry.size:,} were stored")
+    return entry
+
+
+def _read_entries(root: int, path: Path, listing: _Listing) -> tuple[list[Entry], list[str]]:
+    """The entries of `listing` that can be trusted, and the IDs of the damaged ones."""
+    found, damaged = [], []
+    for _, entry_id, size in listing.entries:
+        try:
+            found.append(_trusted(entry_id, entry_from_meta(root, path, entry_id), size))
+        except Damaged:
+            damaged.append(entry_id)
+    return found, damaged
 
 
 @dataclass(frozen=True)
