@@ -506,3 +506,30 @@ def test_issue_27_item_13_a_function_tool_returning_a_build_log_is_planned_as_on
     # which a function tool cannot do: it is clipped, with no line-range advice either.
     plain = shapeclip.compress_detailed(log, "get_build_log", 2000)
     assert plain.shape == "clip" and "sed -n" not in plain.text and "for lines" not in plain.text
+
+
+@given(
+    log=pieces,
+    long_at=st.lists(st.integers(0, 60), max_size=3),
+    width=st.integers(300, 30_000),
+    budget=log_budgets,
+)
+def test_the_closing_count_is_omitted_lines_with_the_lines_cut_short(
+    log: list[Piece], long_at: list[int], width: int, budget: int
+) -> None:
+    # "0 of 2 lines omitted" was said of a log whose second line was shown cut short.
+    text, _ = render(log, False, False, final_newline=True)
+    lines = text.splitlines(keepends=True)
+    for at in long_at:
+        if at < len(lines):
+            lines[at] = lines[at].rstrip("\n") + " " + "x" * width + "\n"
+    result = shapeclip.compress_detailed("".join(lines), "bash", budget)
+    closing = re.search(r"\[shapeclip: ([\d,]+) of ([\d,]+) lines? omitted", result.text)
+    if result.shape == "log" and closing:
+        assert int(closing.group(1).replace(",", "")) == result.omitted_lines, result.text
+
+
+def test_a_line_cut_short_counts_as_omitted_in_the_closing_marker() -> None:
+    result = shapeclip.compress_detailed("error: x\n" + "b" * 20_000 + "\n", "bash", 400)
+    assert result.shape == "log" and result.omitted_ranges == ((2, 2),)
+    assert result.text.endswith("[shapeclip: 1 of 2 lines omitted; sed -n '2,2p' shows some]\n")

@@ -204,7 +204,8 @@ impl<'a> Walk<'a> {
         self.next = last + 1;
     }
 
-    /// `[shapeclip: X of N lines omitted ...]`: X the lines of the gap markers, N the input's,
+    /// `[shapeclip: X of N lines omitted ...]`: X the lines not shown whole (in the gap
+    /// markers, or cut short), as `omitted_lines` counts them, N the input's,
     /// the tokens those of the omitted characters, the example range the widest gap, and the
     /// warnings it says are left out at most those the gaps hold.
     fn closing(&self, marker: &str, out: &Outcome) {
@@ -214,12 +215,8 @@ impl<'a> Walk<'a> {
             .expect("checked by the caller");
         let (x, rest) = rest.split_once(" of ").expect("X of N");
         let (n, _) = rest.split_once(' ').expect("N lines");
-        let gap_lines: u64 = self.gaps.iter().map(|r| r.len()).sum();
-        assert_eq!(
-            (number(x), number(n)),
-            (gap_lines, self.total()),
-            "{marker}"
-        );
+        let omitted: u64 = out.plan.omitted.iter().map(|r| r.len()).sum();
+        assert_eq!((number(x), number(n)), (omitted, self.total()), "{marker}");
         if let Some((_, tokens)) = body.split_once(" output (~") {
             // `~1 token)` for one, as for any count of one.
             let want = token_count(out.plan.omitted_chars.div_ceil(4));

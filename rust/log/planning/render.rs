@@ -47,8 +47,7 @@ pub struct Layout {
     pub pieces: Vec<Piece>,
     pub omitted: Vec<LineRange>,
     pub omitted_chars: u64,
-    /// Lines that gap markers stand for, and the widest gap.
-    pub gap_lines: u64,
+    /// The widest gap.
     pub widest: Option<LineRange>,
 }
 
@@ -58,13 +57,12 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
     let mut pieces = Vec::new();
     let mut omitted = Vec::new();
     let mut shown_chars = 0;
-    let (mut gap_lines, mut widest) = (0, None::<LineRange>);
+    let mut widest = None::<LineRange>;
     walk(shown, total_lines, totals, |part| match part {
         Part::Gap { first, last, kinds } => {
             pieces.push(Piece::Marker(gap(first, last, kinds)));
             let range = LineRange { first, last };
             omitted.push(range);
-            gap_lines += range.len();
             if widest.is_none_or(|w| range.len() > w.len()) {
                 widest = Some(range);
             }
@@ -113,7 +111,6 @@ pub fn layout(shown: &Shown, total_lines: u64, total_chars: u64, totals: Counts)
         pieces,
         omitted: merge(omitted),
         omitted_chars: total_chars.saturating_sub(shown_chars),
-        gap_lines,
         widest,
     }
 }
@@ -343,7 +340,7 @@ pub fn gap(first: u64, last: u64, kinds: Counts) -> String {
 /// What the closing marker reports of a plan's gaps.
 #[derive(Debug, Clone, Copy)]
 pub struct Omitted<'a> {
-    /// Lines that gap markers stand for.
+    /// Lines not shown whole: those gap markers stand for, and those cut short.
     pub lines: u64,
     pub total_lines: u64,
     /// Characters of the input not shown.

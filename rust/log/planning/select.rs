@@ -160,7 +160,8 @@ pub fn plan(
     let mut pieces = layout.pieces;
     if let Some(example) = layout.widest.or_else(|| layout.omitted.first().copied()) {
         let omitted = Omitted {
-            lines: layout.gap_lines,
+            // As `omitted_lines` counts them: the lines in gaps and those cut short.
+            lines: layout.omitted.iter().map(|r| r.len()).sum(),
             total_lines: totals.lines,
             chars: layout.omitted_chars,
             example,
