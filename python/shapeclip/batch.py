@@ -163,7 +163,8 @@ def write_lines(given: Iterable[bytes], sink: BinaryIO, workers: int, budget: Bu
     for line in compress_lines(decoded(), workers, budget):
         raw, text = read.popleft()
         if line.text == unchanged(text):
-            sink.write(raw if raw.endswith(b"\n") and not raw.endswith(b"\n\n") else raw.rstrip(b"\n") + b"\n")
+            # Split at b"\n", a line holds one at most, at its end: the last may lack it.
+            sink.write(raw if raw.endswith(b"\n") else raw + b"\n")
         else:
             sink.write(line.text.encode("utf-8", "backslashreplace"))
         counts.count(line)

@@ -109,28 +109,12 @@ class Interrupts:
 
     def fill(self, fd: int, piece: InputPiece) -> bool:
         """Reads from `fd` into `piece` until it is full: whether the input may go on (False
-        at its end, or once a signal has come while no command runs, or once the command has
-        ended after one and the pipe holds nothing more). What was read before a signal stays
-        in the piece."""
+        at its end, or once reading must stop, as `_one_read` says). What was read before a
+        signal stays in the piece."""
         try:
             self._reading = self._command is None
             while len(piece) < piece.CAPACITY:
-                if self._reading and self.received is not None:
-                    return False
-                if self._stopped_command():
-                    os.set_blocking(fd, False)  # what is left is read; no more is waited for
-                try:
-                    self._in_read = True
-                    going = piece.read_from(fd)
-                except BlockingIOError:
-                    return False
-                except _Stop:
-                    if self._reading:
-                        return False
-                    continue  # the command ended after a signal: the pipe is drained
-                finally:
-                    self._in_read = False
-                if not going:
+                if not self._one_read(fd, piece.read_from):
                     return False
             return True
         except _Stop:  # a signal between two reads
@@ -139,30 +123,36 @@ class Interrupts:
             self._reading = self._in_read = False
 
     def read(self, fd: int, size: int) -> bytes:
-        """Up to `size` bytes from `fd`: b"" at its end, or once a signal has come while no
-        command runs, or once the command has ended after one and the pipe holds nothing more.
-        A signal that comes just as a read returns loses that piece unread."""
+        """Up to `size` bytes from `fd`: b"" at its end, or once reading must stop, as
+        `_one_read` says. A signal that comes just as a read returns loses that piece unread."""
         try:
             self._reading = self._command is None
-            while True:
-                if self._reading and self.received is not None:
-                    return b""
-                if self._stopped_command():
-                    os.set_blocking(fd, False)
-                try:
-                    self._in_read = True
-                    return os.read(fd, size)
-                except BlockingIOError:
-                    return b""
-                except _Stop:
-                    if self._reading:
-                        return b""
-                finally:
-                    self._in_read = False
+            chunk = self._one_read(fd, lambda fd: os.read(fd, size))
+            return chunk if isinstance(chunk, bytes) else b""
         except _Stop:
             return b""
         finally:
             self._reading = self._in_read = False
+
+    def _one_read(self, fd: int, read: Callable[[int], object]) -> object:
+        """`read(fd)`, or None once reading must stop: a signal has come while no command runs,
+        or the command has ended after one and the pipe holds nothing more."""
+        while True:
+            if self._reading and self.received is not None:
+                return None
+            if self._stopped_command():
+                os.set_blocking(fd, False)  # what is left is read; no more is waited for
+            try:
+                self._in_read = True
+                return read(fd)
+            except BlockingIOError:
+                return None
+            except _Stop:
+                if self._reading:
+                    return None
+                # The command ended after a signal: the loop drains the pipe without waiting.
+            finally:
+                self._in_read = False
 
 
 def _terminal_reached(command: subprocess.Popen[bytes]) -> bool:

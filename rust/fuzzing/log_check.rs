@@ -215,8 +215,8 @@ impl<'a> Walk<'a> {
             .expect("checked by the caller");
         let (x, rest) = rest.split_once(" of ").expect("X of N");
         let (n, _) = rest.split_once(' ').expect("N lines");
-        let omitted: u64 = out.plan.omitted.iter().map(|r| r.len()).sum();
-        assert_eq!((number(x), number(n)), (omitted, self.total()), "{marker}");
+        let want = (out.plan.omitted_lines(), self.total());
+        assert_eq!((number(x), number(n)), want, "{marker}");
         if let Some((_, tokens)) = body.split_once(" output (~") {
             // `~1 token)` for one, as for any count of one.
             let want = token_count(out.plan.omitted_chars.div_ceil(4));

@@ -52,11 +52,17 @@ def note_cut(tool: str, chars_in: int, chars_out: int, entry: str | None) -> Non
         cuts.append(Cut(tool, chars_in, chars_out, entry))
 
 
-def _compressed(text: str, tool: str, budget: int, store: Store | None) -> str:
-    """`compress(text, tool, budget, store=store)`, noting what it cut."""
+def _compressed(text: str, tool: str, budget: int, store: Store | None, max_bytes: int | None = None) -> str:
+    """`compress(text, tool, budget, store=store)`, held to `max_bytes` bytes of UTF-8 too when
+    that is given, noting what it cut."""
     from ..api import compress_detailed
 
     result = compress_detailed(text, tool, budget, store=store)
+    while max_bytes is not None and budget > 1 and (size := len(result.text.encode("utf-8"))) > max_bytes:
+        # Characters outside ASCII take several bytes: a budget smaller in proportion, and
+        # always smaller, until the bytes fit.
+        budget = max(min(budget - 1, budget * max_bytes // size), 1)
+        result = compress_detailed(text, tool, budget, store=store)
     if result.shape != "passthrough":
         note_cut(tool, len(text), len(result.text), None if result.stored is None else result.stored.id)
     return result.text
@@ -124,19 +130,9 @@ def compressed_output(value: object, tool: str, budget: int, store: Store | None
 def compressed_text(text: str, tool: str, budget: int, max_bytes: int | None = None) -> str:
     """`text` compressed to `budget` characters, and to `max_bytes` bytes of UTF-8 when that is
     given, the whole of it kept in the default store."""
-    from ..api import compress_detailed
     from ..store import Store
 
-    store = Store()
-    result = compress_detailed(text, tool, budget, store=store)
-    while max_bytes is not None and budget > 1 and (size := len(result.text.encode("utf-8"))) > max_bytes:
-        # Characters outside ASCII take several bytes: a budget smaller in proportion, and
-        # always smaller, until the bytes fit.
-        budget = max(min(budget - 1, budget * max_bytes // size), 1)
-        result = compress_detailed(text, tool, budget, store=store)
-    if result.shape != "passthrough":
-        note_cut(tool, len(text), len(result.text), None if result.stored is None else result.stored.id)
-    return result.text
+    return _compressed(text, tool, budget, Store(), max_bytes)
 
 
 def stored_way_back(text: str, tool: str) -> tuple[str, str | None]:
