@@ -13,6 +13,9 @@ pub enum ToolKind {
     Shell,
     /// A file read: a marker names the lines to read again.
     FileRead,
+    /// A shell command that printed a file (`cat F`, `sed -n 'A,Bp' F`): planned as a file
+    /// read, and got back as any command's output is, by running it again.
+    ShellRead,
     /// A search tool (grep, ripgrep, glob).
     Search,
     /// A web fetch or search.
@@ -30,15 +33,23 @@ impl ToolKind {
         Ok(match name {
             "shell" => ToolKind::Shell,
             "file_read" => ToolKind::FileRead,
+            "shell_read" => ToolKind::ShellRead,
             "search" => ToolKind::Search,
             "web" => ToolKind::Web,
             "other" => ToolKind::Other,
             _ => {
                 return Err(Error::Argument(format!(
-                    "tool kind must be one of shell, file_read, search, web, other; got {name:?}"
+                    "tool kind must be one of shell, file_read, shell_read, search, web, other; \
+                     got {name:?}"
                 )));
             }
         })
+    }
+
+    /// Whether the output is a file's text, which the read planner plans.
+    #[must_use]
+    pub fn reads_file(self) -> bool {
+        matches!(self, ToolKind::FileRead | ToolKind::ShellRead)
     }
 }
 

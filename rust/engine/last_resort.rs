@@ -37,7 +37,9 @@ pub fn plan(totals: &Totals, budget: u64, profile: &Profile) -> Plan {
 fn full(totals: &Totals, lines: u64, profile: &Profile) -> String {
     let again = match (&profile.way_back, profile.kind) {
         (Some(way), _) => format!("To see it, {}.", way.lines_hint(1, lines, lines)),
-        (None, ToolKind::Shell) => "To see it, run the command again without shapeclip.".into(),
+        (None, ToolKind::Shell | ToolKind::ShellRead) => {
+            "To see it, run the command again without shapeclip.".into()
+        }
         (None, ToolKind::FileRead) => "To see it, read the file again in parts.".into(),
         (None, _) => "To see it, call the tool again for a part of it.".into(),
     };

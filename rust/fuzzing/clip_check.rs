@@ -189,7 +189,7 @@ fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
     assert!(facts.contains(&counts), "{marker} lacks {counts}");
     let (a, b) = (range.first, range.last);
     let hint = match settings.kind {
-        "shell" => format!("sed -n '{a},{b}p'"),
+        "shell" | "shell_read" => format!("sed -n '{a},{b}p'"),
         "file_read" => format!("offset {a} and limit {lines} "),
         _ => String::new(),
     };

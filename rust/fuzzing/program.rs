@@ -41,7 +41,7 @@ impl<'a> Choices<'a> {
     }
 }
 
-const KINDS: [&str; 5] = ["shell", "file_read", "search", "web", "other"];
+const KINDS: [&str; 6] = ["shell", "file_read", "shell_read", "search", "web", "other"];
 /// Head and tail weights: the profiles' own, and the extremes (one side zero).
 const WEIGHTS: [(u64, u64); 6] = [
     (3000, 6000),
@@ -110,9 +110,14 @@ impl Settings {
         self.for_plans()
     }
 
-    /// A file-reading tool and a budget a read plan can use, most of the time.
+    /// A file-reading tool, or a shell that printed a file, and a budget a read plan can use,
+    /// most of the time.
     pub fn for_reads(mut self) -> Self {
-        self.kind = "file_read";
+        self.kind = if self.split_seed % 4 == 0 {
+            "shell_read"
+        } else {
+            "file_read"
+        };
         self.for_plans()
     }
 
@@ -127,7 +132,7 @@ impl Settings {
     /// A tool a table may come from (any but a file read), and a budget a table plan can use,
     /// most of the time.
     pub fn for_tables(mut self) -> Self {
-        if self.kind == "file_read" {
+        if matches!(self.kind, "file_read" | "shell_read") {
             self.kind = "shell";
         }
         if self.budget < 400 && self.split_seed % 8 != 0 {

@@ -105,12 +105,16 @@ fn item_hint(totals: &Totals, profile: &Profile) -> String {
         };
     }
     match (profile.kind, lines) {
-        (ToolKind::Shell, true) => "To see items, run the command again piped through \
+        (ToolKind::Shell | ToolKind::ShellRead, true) => {
+            "To see items, run the command again piped through \
                                     sed -n 'A,Bp' with the lines a \u{2026} names."
-            .to_owned(),
-        (ToolKind::Shell, false) => "To see an item, run the command again piped through \
+                .to_owned()
+        }
+        (ToolKind::Shell | ToolKind::ShellRead, false) => {
+            "To see an item, run the command again piped through \
                                      jq '.PATH[N]' with the path and index a \u{2026} names."
-            .to_owned(),
+                .to_owned()
+        }
         (ToolKind::FileRead, true) => "To see items, read the file again with the offset and \
                                        limit of the lines a \u{2026} names."
             .to_owned(),
@@ -129,8 +133,8 @@ fn short_hint(totals: &Totals, profile: &Profile) -> String {
         return format!("; shapeclip show {} --lines {range}", way.id);
     }
     match (profile.kind, lines) {
-        (ToolKind::Shell, true) => "; re-run | sed -n 'A,Bp'".to_owned(),
-        (ToolKind::Shell, false) => "; re-run | jq".to_owned(),
+        (ToolKind::Shell | ToolKind::ShellRead, true) => "; re-run | sed -n 'A,Bp'".to_owned(),
+        (ToolKind::Shell | ToolKind::ShellRead, false) => "; re-run | jq".to_owned(),
         (ToolKind::FileRead, true) => "; read offset A limit N".to_owned(),
         _ => String::new(),
     }
@@ -145,7 +149,7 @@ fn original(totals: &Totals, profile: &Profile) -> String {
         );
     }
     match profile.kind {
-        ToolKind::Shell => " The original: run the command again.".to_owned(),
+        ToolKind::Shell | ToolKind::ShellRead => " The original: run the command again.".to_owned(),
         ToolKind::FileRead => " The original: read the file again.".to_owned(),
         _ => String::new(),
     }

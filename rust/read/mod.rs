@@ -455,7 +455,7 @@ fn reveal<'p>(
 
 impl Planner for ReadPlanner {
     fn serves(kind: ToolKind) -> bool {
-        kind == ToolKind::FileRead
+        kind.reads_file()
     }
 
     fn new(room: u64) -> Self {

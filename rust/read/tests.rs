@@ -329,3 +329,28 @@ fn a_trimmed_read_keeps_the_first_lines_of_the_run_it_drops() {
         );
     }
 }
+
+/// A file a shell command printed (`cat F`) is planned as a read, even where its code names
+/// errors that would make a shell's output a log, and its markers say to run the command again.
+#[test]
+fn a_file_a_shell_printed_is_a_read_worded_as_a_shell() {
+    let mut text = source(60);
+    text.insert_str(
+        0,
+        "class ParseError(Exception):\n    \"\"\"Raised on a bad line.\"\"\"\n\n",
+    );
+    let plan = |kind: &str| {
+        let profile = Profile::new(kind, Some("bash"), 3000, 6000).unwrap();
+        let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
+        engine.feed_str(&text);
+        engine.finish().plan
+    };
+    assert_eq!(plan("shell").shape, Shape::Log);
+    let printed = plan("shell_read");
+    assert_eq!(printed.shape, Shape::Read);
+    let out = printed.render();
+    assert!(out.starts_with("class ParseError(Exception):\n"), "{out}");
+    let closing = out.lines().find(|l| l.contains(" lines omitted")).unwrap();
+    assert!(closing.contains("re-run | sed -n '"), "{closing}");
+    assert!(!out.contains("read offset"), "{out}");
+}

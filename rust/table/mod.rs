@@ -188,7 +188,7 @@ impl Planner for TablePlanner {
     /// A file read keeps its lines' numbers and its definitions (the read planner); a table
     /// comes from a command.
     fn serves(kind: ToolKind) -> bool {
-        kind != ToolKind::FileRead
+        !kind.reads_file()
     }
 
     fn new(room: u64) -> Self {
