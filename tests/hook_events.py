@@ -18,6 +18,22 @@ from typing import Any
 
 BUILD_LOG = "".join(f"[{i:05}] compiling module_{i}.c\n" for i in range(6_000)) + "error: linker failed\n"
 
+#: A source file whose code names an error on every few lines: the shell's output of a command
+#: that printed it is planned as a read, any other's as a log.
+SOURCE = '"""Steps of a pipeline."""\n\nimport os\n\n' + "".join(
+    f"def step_{i:03}(value):\n    if value < 0:\n        raise ValueError('step {i} takes no negatives')\n"
+    f"    return value + {i}\n\n"
+    for i in range(300)
+)
+
+
+def read_plan(text: str) -> bool:
+    """Whether `text` is SOURCE as a read plan shows it: definitions from the part it cannot
+    show, each between gap markers, and no error counted as a log counts it."""
+    return bool(re.search(r"^def step_\d+\(value\):\n\[lines \d+-\d+ omitted\]$", text, re.M)) and (
+        "of this kind" not in text
+    )
+
 
 def hook(name: str, event: object, *args: str, raw: bytes | None = None) -> tuple[dict[str, Any], str]:
     """The answer of `shapeclip hook NAME` to `event` (or to `raw` bytes), and its stderr; the

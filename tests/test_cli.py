@@ -58,15 +58,18 @@ def test_an_output_of_many_pieces_is_compressed_and_stored_byte_for_byte(tmp_pat
     data += b"\xff\xfe the end, unfinished"
     (tmp_path / "output").write_bytes(data)
     env = {"SHAPECLIP_STORE": str(tmp_path / "s"), "SHAPECLIP_LEDGER": "off"}
+    command = None
     if source == "pipe":
         done = run("--tool", "bash", "--budget", "3000", stdin=data, env=env)
     else:
-        done = run("--tool", "bash", "--budget", "3000", "--", "cat", str(tmp_path / "output"), env=env)
+        argv = ["cat", str(tmp_path / "output")]
+        done = run("--tool", "bash", "--budget", "3000", "--", *argv, env=env)
+        command = shlex.join(argv)  # a command that prints a file: planned as a read
     assert done.returncode == 0, done.stderr
     (entry,) = (tmp_path / "s").glob("*.out")
     assert entry.read_bytes() == data
     store = shapeclip.Store(tmp_path / "s")
-    assert done.stdout.decode() == shapeclip.compress(data, "bash", 3000, store=store)
+    assert done.stdout.decode() == shapeclip.compress(data, "bash", 3000, store=store, command=command)
 
 
 def test_help_explains_the_marker_and_version_prints() -> None:

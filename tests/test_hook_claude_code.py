@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from hook_events import BUILD_LOG, documented_config, hook, printed_config
+from hook_events import BUILD_LOG, SOURCE, documented_config, hook, printed_config, read_plan
 
 COMMON = {
     "session_id": "abc123",
@@ -82,6 +82,14 @@ def test_bash_output_is_replaced_in_bashs_own_shape() -> None:
     assert new["interrupted"] is False and new["isImage"] is False and new["stderr"] == "warning: x\n"
     assert len(new["stdout"]) + len(new["stderr"]) <= 3000
     assert "error: linker failed" in new["stdout"] and "shapeclip show" in new["stdout"]
+
+
+def test_a_file_bash_printed_is_planned_as_a_read_and_any_other_output_as_a_shells() -> None:
+    # A source file names errors on every few lines: as a command's output it reads as a log.
+    response = {"stdout": SOURCE, "stderr": "", "interrupted": False, "isImage": False}
+    for command, read in (("cat src/steps.py", True), ("sed -n '1,2000p' src/steps.py", True), ("make", False)):
+        new = replaced(hook("claude-code", post("Bash", response, command=command), "--budget", "3000")[0])
+        assert read_plan(new["stdout"]) is read and len(new["stdout"]) <= 3000, command
 
 
 def test_bash_output_persisted_to_a_file_is_read_whole_and_the_persisted_fields_dropped(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from typing import Any
 
-from hook_events import BUILD_LOG, documented_config, hook, printed_config
+from hook_events import BUILD_LOG, SOURCE, documented_config, hook, printed_config, read_plan
 
 COMMON = {
     "session_id": "019c4bb4-f425-77f3-bdef-0431711e746a",
@@ -42,6 +42,14 @@ def test_shell_output_is_replaced_through_block_and_reason() -> None:
     assert len(reply["reason"]) <= 2000 and "error: linker failed" in reply["reason"]
     assert "shapeclip show" in reply["reason"]
     assert hook("codex", {**event, "tool_response": "small"}) == ({}, "")
+
+
+def test_a_file_the_shell_printed_is_planned_as_a_read() -> None:
+    # Codex reads files with `sed -n` ranges; the same text from `make` is a log.
+    for command, read in (("sed -n '1,2000p' src/steps.py", True), ("make", False)):
+        event = {**COMMON, "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": command}}
+        reply, _ = hook("codex", {**event, "tool_response": SOURCE}, "--budget", "3000")
+        assert read_plan(reply["reason"]) is read, command
 
 
 def test_an_mcp_result_is_replaced_as_its_text_and_one_with_an_image_is_left_alone() -> None:

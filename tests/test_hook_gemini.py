@@ -8,7 +8,7 @@ import subprocess
 import sys
 from typing import Any
 
-from hook_events import BUILD_LOG, documented_config, hook, printed_config
+from hook_events import BUILD_LOG, SOURCE, documented_config, hook, printed_config, read_plan
 
 COMMON = {
     "session_id": "s-1",
@@ -39,6 +39,14 @@ def test_shell_output_is_replaced_after_it_ran() -> None:
     # (isBlockingDecision, packages/core/src/hooks/types.ts); never a permission's word.
     assert reply["decision"] == "block" and len(reply["reason"]) <= 2500
     assert "error: linker failed" in reply["reason"]
+
+
+def test_a_file_the_shell_printed_is_planned_as_a_read() -> None:
+    for command, read in (("cat src/steps.py", True), ("make", False)):
+        event = {**COMMON, "hook_event_name": "AfterTool", "tool_name": "run_shell_command"}
+        event["tool_input"] = {"command": command, "description": "show it"}
+        reply, _ = hook("gemini", {**event, "tool_response": {"llmContent": SOURCE}}, "--budget", "3000")
+        assert read_plan(reply["reason"]) is read, command
 
 
 def test_after_tool_replaces_a_long_result_through_block_and_reason() -> None:

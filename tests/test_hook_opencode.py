@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hook_events import BUILD_LOG, hook
+from hook_events import BUILD_LOG, SOURCE, hook, read_plan
 
 
 def test_a_long_built_in_output_is_answered_compressed_and_a_short_one_not() -> None:
@@ -23,6 +23,13 @@ def test_a_long_built_in_output_is_answered_compressed_and_a_short_one_not() -> 
     assert "error: linker failed" in reply["output"] and "shapeclip show" in reply["output"]
     assert hook("opencode", {**event, "output": "ok"}) == ({}, "")
     assert hook("opencode", {**event, "hook_event_name": "tool.execute.before"}) == ({}, "")
+
+
+def test_a_file_bash_printed_is_planned_as_a_read() -> None:
+    event = {"hook_event_name": "tool.execute.after", "tool": "bash", "output": SOURCE}
+    for command, read in (("cat src/steps.py", True), ("make", False)):
+        reply, _ = hook("opencode", {**event, "command": command}, "--budget", "3000")
+        assert read_plan(reply["output"]) is read, command
 
 
 def test_an_mcp_result_keeps_its_blocks() -> None:
@@ -36,6 +43,7 @@ DRIVER = """
 import { readFileSync } from "node:fs";
 import { Shapeclip } from "./shapeclip.mjs";
 const log = readFileSync("build.log", "utf8");
+const source = readFileSync("steps.py", "utf8");
 const hooks = await Shapeclip({});
 const builtIn = { title: "make", output: log, metadata: {} };
 await hooks["tool.execute.after"]({ tool: "bash", sessionID: "s", callID: "c", args: {} }, builtIn);
@@ -43,9 +51,12 @@ const mcp = { content: [{ type: "text", text: log }], isError: false };
 await hooks["tool.execute.after"]({ tool: "ci_get_log", sessionID: "s", callID: "d", args: {} }, mcp);
 const blocks = { content: log.split("\\n", 200).map((line) => ({ type: "text", text: line + "\\n" })), isError: false };
 await hooks["tool.execute.after"]({ tool: "ci_get_log", sessionID: "s", callID: "f", args: {} }, blocks);
+const printed = { title: "cat", output: source, metadata: {} };
+const cat = { tool: "bash", sessionID: "s", callID: "g", args: { command: "cat steps.py" } };
+await hooks["tool.execute.after"](cat, printed);
 const short = { title: "ls", output: "a\\nb\\n", metadata: {} };
 await hooks["tool.execute.after"]({ tool: "bash", sessionID: "s", callID: "e", args: {} }, short);
-console.log(JSON.stringify({ builtIn, mcp, blocks, short }));
+console.log(JSON.stringify({ builtIn, mcp, blocks, printed, short }));
 """
 
 
@@ -60,6 +71,7 @@ def test_the_printed_plugin_replaces_what_the_model_reads(tmp_path: Path) -> Non
     (tmp_path / "shapeclip.mjs").write_text(plugin)
     (tmp_path / "driver.mjs").write_text(DRIVER)
     (tmp_path / "build.log").write_text(BUILD_LOG)
+    (tmp_path / "steps.py").write_text(SOURCE)
     done = subprocess.run(["node", "driver.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
@@ -70,6 +82,8 @@ def test_the_printed_plugin_replaces_what_the_model_reads(tmp_path: Path) -> Non
     texts = [part["text"] for part in result["blocks"]["content"]]
     assert sum(map(len, texts)) <= 2500 and "".join(texts).count("shapeclip show") == 1
     assert result["short"]["output"] == "a\nb\n"
+    # The bash tool's command, from `input.args`, says it printed a file.
+    assert read_plan(result["printed"]["output"]) and not read_plan(result["builtIn"]["output"])
 
 
 def test_print_config_is_a_plugin_naming_this_shapeclip_and_its_budget() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hook_events import BUILD_LOG
+from hook_events import BUILD_LOG, SOURCE, read_plan
 
 plugins = pytest.importorskip("hermes_cli.plugins", reason="hermes-agent needs Python 3.11 or newer")
 
@@ -46,6 +46,14 @@ def test_terminal_output_is_compressed_as_shell_output_before_hermes_cuts_it(her
     assert len(text) <= 16_000 and "error: linker failed" in text and "shapeclip show" in text
     # The terminal tool's JSON result is the first hook's business, not compressed again.
     assert plugins.invoke_hook("transform_tool_result", tool_name="terminal", args={}, result=BUILD_LOG) == []
+
+
+def test_a_file_the_terminal_printed_is_planned_as_a_read(hermes: object) -> None:
+    for command, read in (("cat steps.py", True), ("make", False)):
+        (text,) = plugins.invoke_hook(
+            "transform_terminal_output", command=command, output=SOURCE * 6, returncode=0, task_id="", env_type="local"
+        )
+        assert read_plan(text) is read, command
 
 
 def test_a_plugin_that_is_not_enabled_is_not_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,7 @@ from langchain_core.tools import tool
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
-from hook_events import BUILD_LOG
+from hook_events import BUILD_LOG, SOURCE, read_plan
 from shapeclip.integrations.langgraph import ToolResultCompressor
 
 
@@ -24,6 +24,12 @@ def read_build_log() -> str:
 def status() -> str:
     """The CI status."""
     return "green"
+
+
+@tool
+def bash(command: str) -> str:
+    """Runs a shell command; this one has printed a source file."""
+    return SOURCE
 
 
 def call(*names: str) -> dict[str, Any]:
@@ -69,3 +75,11 @@ def test_the_async_path_compresses_the_same_way() -> None:
 def test_without_the_middleware_the_whole_log_is_the_message() -> None:
     (log,) = messages(graph(ToolNode([read_build_log])).invoke(call("read_build_log")))
     assert log.content == BUILD_LOG
+
+
+def test_a_file_the_shell_tool_printed_is_planned_as_a_read() -> None:
+    node = ToolNode([bash], wrap_tool_call=ToolResultCompressor(budget=3_000).wrap_tool_call)
+    for command, read in (("cat steps.py", True), ("make", False)):
+        asked = {"name": "bash", "args": {"command": command}, "id": "call_0", "type": "tool_call"}
+        (printed,) = messages(graph(node).invoke({"messages": [AIMessage(content="", tool_calls=[asked])]}))
+        assert isinstance(printed.content, str) and read_plan(printed.content) is read, command

@@ -135,6 +135,20 @@ def test_run_reads_an_output_of_many_pieces_whole(tmp_path: Path) -> None:
     assert Store(tmp_path / "store").get(found.group(1)) == printed
 
 
+def test_run_plans_a_file_the_command_printed_as_a_read(tmp_path: Path) -> None:
+    from hook_events import SOURCE, read_plan
+    from shapeclip import mcp_server
+
+    (tmp_path / "steps.py").write_text(SOURCE)
+    store = Store(tmp_path / "store")
+    printed = mcp_server.run_command(store, f"cat {tmp_path / 'steps.py'}", 60, 3000)
+    assert read_plan(printed) and len(printed) <= 3000
+    ran = mcp_server.run_command(
+        store, f"{sys.executable} -c 'print(open({str(tmp_path / 'steps.py')!r}).read())'", 60, 3000
+    )
+    assert not read_plan(ran)
+
+
 def test_run_reports_the_exit_status_and_kills_a_command_at_its_timeout(tmp_path: Path) -> None:
     path = tmp_path / "store"
     assert text_of(call(path, "run", command="echo out; echo err >&2; exit 3")) == (

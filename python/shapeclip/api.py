@@ -86,19 +86,22 @@ class _Options:
         return min(self.budget // 8, 1_200)
 
 
-def _options(tool_name: object, budget: object, digest: object, store: object) -> _Options:
+def _options(tool_name: object, budget: object, digest: object, store: object, command: object) -> _Options:
     if isinstance(budget, bool) or not isinstance(budget, int):
         raise TypeError(f"budget must be an int (a number of characters, at least 1), not {type(budget).__name__}")
     if budget < 1:
         raise ValueError(f"budget must be at least 1 character, got {budget}")
     if tool_name is not None and not isinstance(tool_name, str):
         raise TypeError(f"tool_name must be a str or None, not {type(tool_name).__name__}")
+    if command is not None and not isinstance(command, str):
+        raise TypeError(f"command must be a str or None, not {type(command).__name__}")
     if store is not None:
         from .store import Store
 
         if not isinstance(store, Store):
             raise TypeError(f"store must be a shapeclip.Store or None, not {type(store).__name__}")
-    return _Options(min(budget, _MAX_BUDGET), tool_name, profile_for(tool_name), _checked_digest(digest), store)
+    profile = profile_for(tool_name, command)
+    return _Options(min(budget, _MAX_BUDGET), tool_name, profile, _checked_digest(digest), store)
 
 
 def _checked_digest(digest: object) -> Digest | None:
@@ -114,7 +117,7 @@ def _checked_digest(digest: object) -> Digest | None:
 def check_options(digest: object, store: object) -> tuple[Digest | None, Store | None]:
     """`digest` (as a `Digest`) and `store`, checked as `compress` checks them, for callers that
     compress later, or not at all."""
-    options = _options(None, 1, digest, store)
+    options = _options(None, 1, digest, store, None)
     return options.digest, options.store
 
 
@@ -321,7 +324,7 @@ class Compressor:
     replaced, characters split across chunks joined), then finish once, with `finish`, `afinish`
     or `finish_detailed`. Memory is bounded by the budget, whatever the stream's length.
     `compress(text)` gives what one `feed` of `text` and a `finish` give. See `compress` for
-    `digest` and `store`.
+    `digest`, `store` and `command`.
     """
 
     def __init__(
@@ -331,8 +334,9 @@ class Compressor:
         *,
         digest: Digest | DigestFn | None = None,
         store: Store | None = None,
+        command: str | None = None,
     ) -> None:
-        self._options = _options(tool_name, budget, digest, store)
+        self._options = _options(tool_name, budget, digest, store, command)
         self._compression = _Compression(self._options)
         self._finished = False
         # The core and the keeper each take one caller at a time: chunks fed from several
@@ -402,7 +406,8 @@ def _ellipsis(result: Compressed) -> Compressed:
 
 def _failed(options: _Options) -> Compressed:
     """What a stream the core failed on, with no stored copy, can honestly be answered with."""
-    again = {"shell": "run the command again without shapeclip", "file_read": "read the file again in parts"}
+    rerun = "run the command again without shapeclip"
+    again = {"shell": rerun, "shell_read": rerun, "file_read": "read the file again in parts"}
     hint = again.get(options.profile.kind, "call the tool again for a part of it")
     for text in (
         f"[shapeclip: all of this output omitted: shapeclip failed on it, and it was not stored. To see it, {hint}.]",
@@ -433,12 +438,13 @@ def compress_detailed(
     *,
     digest: Digest | DigestFn | None = None,
     store: Store | None = None,
+    command: str | None = None,
 ) -> Compressed:
     """Like `compress`, with the facts about the result, and without calling a model: with a
     `digest`, clip and log plans leave it room all the same, and when one is due the result's
     `digest_request` says what it needs. `shapeclip.digest.apply(result, digest)` (or `aapply`)
     then asks it and writes the answer in, giving what `compress` gives."""
-    return _plan_text(text, _options(tool_name, budget, digest, store))
+    return _plan_text(text, _options(tool_name, budget, digest, store, command))
 
 
 def compress(
@@ -448,6 +454,7 @@ def compress(
     *,
     digest: Digest | DigestFn | None = None,
     store: Store | None = None,
+    command: str | None = None,
 ) -> str:
     """Compresses one tool output to at most `budget` characters (code points, as `len` counts).
 
@@ -467,8 +474,13 @@ def compress(
     markers then say how to read the omitted lines back from it (`shapeclip show ID --lines
     A:B`, or the stored file with an offset and limit). Storing never fails a compression:
     without a stored copy the markers are the plain ones and `store_error` says why.
+
+    `command`, the shell command that printed the output, when the tool is a shell: one that
+    prints a file (`cat F`, `sed -n 'A,Bp' F`, `nl -ba F | sed -n ...`) is planned as a file
+    read (its opening, its definitions, its end), not as a log, and its markers still say to
+    run it again (see `shapeclip.printed`).
     """
-    options = _options(tool_name, budget, digest, store)
+    options = _options(tool_name, budget, digest, store, command)
     return _digested(_plan_text(text, options), options.digest).text
 
 
@@ -479,7 +491,8 @@ async def acompress(
     *,
     digest: Digest | DigestFn | None = None,
     store: Store | None = None,
+    command: str | None = None,
 ) -> str:
     """`compress` that awaits its digest: use it with async SDK clients."""
-    options = _options(tool_name, budget, digest, store)
+    options = _options(tool_name, budget, digest, store, command)
     return (await _adigested(_plan_text(text, options), options.digest)).text

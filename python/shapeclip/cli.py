@@ -144,8 +144,11 @@ def _compress(argv: list[str]) -> int:
     # its markers then say how to run it again, not to call a tool that is not there.
     tool = args.tool if args.tool is not None or reread else "command"
     digest = _digest(args.digest, args.digest_timeout)
-    store = None if args.no_store or reread else _store(command)
-    compressor = Compressor(tool, args.budget, digest=digest, store=store)
+    # The command's line names it in the store, and one that prints a file (`shapeclip -- cat
+    # big.py`) is planned as a file read.
+    line = _command_line(command)
+    store = None if args.no_store or reread else _store(line)
+    compressor = Compressor(tool, args.budget, digest=digest, store=store, command=line)
     with Interrupts() as interrupts:
         if command:
             status, binary = run_command(command, compressor, interrupts)
@@ -163,12 +166,16 @@ def _compress(argv: list[str]) -> int:
     return status
 
 
-def _store(command: list[str]) -> Store:
+def _command_line(command: list[str]) -> str | None:
     import shlex
 
+    return shlex.join(command) if command else None
+
+
+def _store(command: str | None) -> Store:
     from .store import Store
 
-    return Store(command=shlex.join(command) if command else None)
+    return Store(command=command)
 
 
 def _finished(compressor: Compressor, digest: Digest | None) -> Compressed:

@@ -38,7 +38,9 @@ something is cut, and the markers then name its entry and the exact lines:
 
 --no-store turns that off. shapeclip show ID --help and shapeclip store --help say more.
 
-Tool kinds, by --tool name (any case); a command after -- or a pipe is shell output:
+Tool kinds, by --tool name (any case); a command after -- or a pipe is shell output, and a
+command after -- that prints a file (cat F, sed -n 'A,Bp' F, nl -ba F | sed -n ...) is
+planned as a file read, its markers still saying to run it again:
 {kinds}
 
 With --digest openai:MODEL or anthropic:MODEL, a fast model writes what the omitted part

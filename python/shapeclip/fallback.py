@@ -107,7 +107,7 @@ def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
             f"To see them, run shapeclip show {entry} --lines {a}:{b}, "
             f"or read {path} with offset {a} and limit {span.lines}."
         )
-    if kind == "shell":
+    if kind in ("shell", "shell_read"):
         return (
             f"To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
         )
@@ -127,7 +127,7 @@ def _short_hint(span: Span, kind: str, way_back: WayBack | None) -> str:
     a, b = span.first, span.last
     if way_back is not None:
         return f"; shapeclip show {way_back[0]} --lines {a}:{b}"
-    if kind == "shell":
+    if kind in ("shell", "shell_read"):
         return f"; re-run | sed -n '{a},{b}p'"
     if kind == "file_read":
         return f"; read offset {a} limit {b - a + 1}"

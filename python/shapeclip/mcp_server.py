@@ -155,7 +155,8 @@ def run_command(store: Store, command: str, timeout: float, budget: int) -> str:
     try:
         # The status line (and the newline before it) is paid for first, in its widest wording.
         room = budget - 1 - max(len(_status(-64, False, timeout)), len(_status(0, True, timeout)))
-        compressor = Compressor("command", room, store=Store(store.path, store.max_bytes, command=command))
+        kept = Store(store.path, store.max_bytes, command=command)
+        compressor = Compressor("command", room, store=kept, command=command)
         with process.stdout:
             # As the command line reads a command's output: while the last piece is compressed.
             read_to_end(process.stdout.fileno(), compressor, Interrupts())

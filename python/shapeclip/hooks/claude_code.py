@@ -26,7 +26,7 @@ import stat
 from collections.abc import Callable
 
 from ..fit import fits
-from .output import Settings, compressed_and_stored, compressed_text, note_cut, stored_way_back
+from .output import Settings, compressed_and_stored, compressed_text, note_cut, shell_command, stored_way_back
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def _regular_file_text(path: str) -> str:
         return file.read().decode("utf-8", errors="replace")
 
 
-def _bash(response: Any, settings: Settings) -> dict[str, Any] | None:
+def _bash(response: Any, settings: Settings, command: str | None) -> dict[str, Any] | None:
     if not isinstance(response, dict) or not isinstance(response.get("stdout"), str):
         return None
     if response.get("isImage") is True:
@@ -78,7 +78,7 @@ def _bash(response: Any, settings: Settings) -> dict[str, Any] | None:
     # the budget (Agent SDK reference, BashOutput).
     err_room = min(len(stderr), max(settings.budget // 4, 1))
     new_err = compressed_text(stderr, "bash", err_room) if stderr else stderr
-    new_out = compressed_text(stdout, "bash", max(settings.budget - len(new_err), 1))
+    new_out = compressed_text(stdout, "bash", max(settings.budget - len(new_err), 1), command=command)
     if new_out == stdout and new_err == stderr and not persisted:
         return None
     return {**response, "stdout": new_out, **({"stderr": new_err} if "stderr" in response else {})}
@@ -139,8 +139,8 @@ def _paths(response: Any, settings: Settings) -> dict[str, Any] | None:
     return {**response, "filenames": compressed_text(joined, "glob", settings.budget).split("\n")}
 
 
+#: The built-in tools besides Bash, whose output needs the command too.
 BUILT_IN: dict[str, Callable[[Any, Settings], dict[str, Any] | None]] = {
-    "Bash": _bash,
     "Read": _read,
     "Grep": _grep,
     "Glob": _paths,
@@ -157,8 +157,11 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
         if replaced is None:
             return {}
         return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": replaced}}
-    shape = BUILT_IN.get(tool)
-    new = shape(response, settings) if shape else None
+    if tool == "Bash":
+        new = _bash(response, settings, shell_command(event))
+    else:
+        shape = BUILT_IN.get(tool)
+        new = shape(response, settings) if shape else None
     if new is None:
         return {}
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": new}}

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 
 from ..fit import fits
-from .output import Settings, compressed_text, joined_text
+from .output import Settings, compressed_text, joined_text, shell_command
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
@@ -60,7 +60,9 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     shell = isinstance(response, str)
     note = NO_STATUS if shell else ""
     room = max(settings.budget - len(note), 1)
-    reason = compressed_text(text, "bash" if tool == "Bash" else tool, room, REASON_BYTES - len(note))
+    reason = compressed_text(
+        text, "bash" if tool == "Bash" else tool, room, REASON_BYTES - len(note), command=shell_command(event)
+    )
     return {"decision": "block", "reason": reason + note}
 
 

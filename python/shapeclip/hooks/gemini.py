@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 
-from .output import Settings, compressed_and_stored, joined_text
+from .output import Settings, compressed_and_stored, joined_text, shell_command
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
         response = event.get("tool_response")
         text = joined_text(response.get("llmContent") if isinstance(response, dict) else None)
         kind = "bash" if tool == SHELL_TOOL else tool
-        replaced = None if text is None else compressed_and_stored(text, kind, settings.budget)
+        command = shell_command(event) if tool == SHELL_TOOL else None
+        replaced = None if text is None else compressed_and_stored(text, kind, settings.budget, command)
         if isinstance(replaced, str):
             return {"decision": "block", "reason": replaced}
     return {}

@@ -7,9 +7,9 @@ ran, and the object it is given is the one returned to the model, so assigning `
 text after the hook) replaces what the model reads (anomalyco/opencode
 packages/opencode/src/session/tools.ts and packages/plugin/src/index.ts). The plugin
 `config` prints does only that: outputs longer than the budget go to this hook as JSON
-(`{"tool": ..., "output": ...}` or `{"tool": ..., "content": [...]}`), and the answer's field,
-when there is one, replaces the output's. It decides nothing about what runs, and any failure
-leaves the output as it was.
+(`{"tool": ..., "output": ...}` or `{"tool": ..., "content": [...]}`, with the bash tool's
+`command` from `input.args`), and the answer's field, when there is one, replaces the
+output's. It decides nothing about what runs, and any failure leaves the output as it was.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ const textLength = (content) =>
 export const Shapeclip = async () => ({
   "tool.execute.after": async (input, output) => {
     const event = { hook_event_name: "tool.execute.after", tool: input?.tool };
+    // The shell's command says whether it printed a file.
+    if (typeof input?.args?.command === "string") event.command = input.args.command;
     if (long(output?.output)) {
       const reply = answer({ ...event, output: output.output });
       if (typeof reply.output === "string") output.output = reply.output;
@@ -69,10 +71,12 @@ def answer(event: dict[str, Any], settings: Settings) -> dict[str, Any]:
     tool = event.get("tool")
     if event.get("hook_event_name") != "tool.execute.after" or not isinstance(tool, str):
         return {}
+    given = event.get("command") if tool == "bash" else None
+    command = given if isinstance(given, str) else None
     for field in ("output", "content"):
         value = event.get(field)
         if isinstance(value, str | list):
-            replaced = compressed_and_stored(value, tool, settings.budget)
+            replaced = compressed_and_stored(value, tool, settings.budget, command)
             return {} if replaced is None else {field: replaced}
     return {}
 

@@ -52,17 +52,19 @@ def note_cut(tool: str, chars_in: int, chars_out: int, entry: str | None) -> Non
         cuts.append(Cut(tool, chars_in, chars_out, entry))
 
 
-def _compressed(text: str, tool: str, budget: int, store: Store | None, max_bytes: int | None = None) -> str:
-    """`compress(text, tool, budget, store=store)`, held to `max_bytes` bytes of UTF-8 too when
-    that is given, noting what it cut."""
+def _compressed(
+    text: str, tool: str, budget: int, store: Store | None, max_bytes: int | None = None, command: str | None = None
+) -> str:
+    """`compress(text, tool, budget, store=store, command=command)`, held to `max_bytes` bytes of
+    UTF-8 too when that is given, noting what it cut."""
     from ..api import compress_detailed
 
-    result = compress_detailed(text, tool, budget, store=store)
+    result = compress_detailed(text, tool, budget, store=store, command=command)
     while max_bytes is not None and budget > 1 and (size := len(result.text.encode("utf-8"))) > max_bytes:
         # Characters outside ASCII take several bytes: a budget smaller in proportion, and
         # always smaller, until the bytes fit.
         budget = max(min(budget - 1, budget * max_bytes // size), 1)
-        result = compress_detailed(text, tool, budget, store=store)
+        result = compress_detailed(text, tool, budget, store=store, command=command)
     if result.shape != "passthrough":
         note_cut(tool, len(text), len(result.text), None if result.stored is None else result.stored.id)
     return result.text
@@ -114,11 +116,14 @@ def joined_text(value: object) -> str | None:
     return "\n".join(texts)
 
 
-def compressed_output(value: object, tool: str, budget: int, store: Store | None) -> object | None:
+def compressed_output(
+    value: object, tool: str, budget: int, store: Store | None, command: str | None = None
+) -> object | None:
     """`value` with its text compressed to `budget` characters in all, in the same shape; None
-    when it already fits or has no shape this knows (it is then left as the tool gave it)."""
+    when it already fits or has no shape this knows (it is then left as the tool gave it). A
+    shell's output comes with the `command` that printed it, when the harness says."""
     if isinstance(value, str):
-        return None if fits(len(value), budget) else _compressed(value, tool, budget, store)
+        return None if fits(len(value), budget) else _compressed(value, tool, budget, store, command=command)
     if isinstance(value, list):
         return _compressed_blocks(value, tool, budget, store)
     if isinstance(value, dict) and isinstance(value.get("content"), list):
@@ -127,12 +132,14 @@ def compressed_output(value: object, tool: str, budget: int, store: Store | None
     return None
 
 
-def compressed_text(text: str, tool: str, budget: int, max_bytes: int | None = None) -> str:
+def compressed_text(
+    text: str, tool: str, budget: int, max_bytes: int | None = None, command: str | None = None
+) -> str:
     """`text` compressed to `budget` characters, and to `max_bytes` bytes of UTF-8 when that is
     given, the whole of it kept in the default store."""
     from ..store import Store
 
-    return _compressed(text, tool, budget, Store(), max_bytes)
+    return _compressed(text, tool, budget, Store(), max_bytes, command)
 
 
 def stored_way_back(text: str, tool: str) -> tuple[str, str | None]:
@@ -147,8 +154,16 @@ def stored_way_back(text: str, tool: str) -> tuple[str, str | None]:
     return f"shapeclip show {entry.id} --lines A:B", entry.id
 
 
-def compressed_and_stored(value: object, tool: str, budget: int) -> object | None:
+def compressed_and_stored(value: object, tool: str, budget: int, command: str | None = None) -> object | None:
     """`compressed_output` with the whole output kept in the default store, as a hook keeps it."""
     from ..store import Store
 
-    return compressed_output(value, tool, budget, Store())
+    return compressed_output(value, tool, budget, Store(), command)
+
+
+def shell_command(event: dict[str, Any]) -> str | None:
+    """The command a shell tool ran, as the event's `tool_input` gives it (Claude Code, Codex and
+    Gemini CLI all name it `command`), or None."""
+    given = event.get("tool_input")
+    command = given.get("command") if isinstance(given, dict) else None
+    return command if isinstance(command, str) else None

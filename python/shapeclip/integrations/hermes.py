@@ -26,11 +26,13 @@ from ..store import Store
 TERMINAL_TOOL = "terminal"
 
 
-def transform_terminal_output(output: object = None, **_: Any) -> str | None:
-    """The `transform_terminal_output` hook: `output` compressed as shell output, or None."""
+def transform_terminal_output(output: object = None, command: object = None, **_: Any) -> str | None:
+    """The `transform_terminal_output` hook: `output` compressed as shell output (a file's read,
+    when `command` printed one), or None."""
     if not isinstance(output, str) or len(output) <= DEFAULT_BUDGET:
         return None
-    return compress(output, TERMINAL_TOOL, DEFAULT_BUDGET, store=Store())
+    ran = command if isinstance(command, str) else None
+    return compress(output, TERMINAL_TOOL, DEFAULT_BUDGET, store=Store(), command=ran)
 
 
 def transform_tool_result(tool_name: object = None, result: object = None, **_: Any) -> str | None:

@@ -22,6 +22,7 @@ from langgraph.types import Command
 
 from ..defaults import DEFAULT_BUDGET
 from ..hooks.output import compressed_output
+from ..messages.items import command_in
 from ..store import Store
 
 _Result = ToolMessage | Command[Any]
@@ -38,7 +39,8 @@ class ToolResultCompressor:
         if not isinstance(result, ToolMessage):
             return result
         tool = result.name or request.tool_call["name"]
-        content = compressed_output(result.content, tool, self.budget, self.store)
+        command = command_in(request.tool_call.get("args"))
+        content = compressed_output(result.content, tool, self.budget, self.store, command)
         return result if content is None else result.model_copy(update={"content": content})
 
     def wrap_tool_call(self, request: ToolCallRequest, execute: Callable[[ToolCallRequest], _Result]) -> _Result:

@@ -22,6 +22,7 @@ from agents.tool_context import ToolContext
 
 from ..api import compress
 from ..defaults import DEFAULT_BUDGET
+from ..messages.items import command_in
 from ..store import Store
 
 
@@ -33,7 +34,7 @@ def compress_tool(tool: FunctionTool, budget: int = DEFAULT_BUDGET, *, store: St
     async def on_invoke_tool(context: ToolContext[Any], arguments: str) -> Any:
         result = await invoke(context, arguments)
         if isinstance(result, str):
-            return compress(result, tool.name, budget, store=store)
+            return compress(result, tool.name, budget, store=store, command=command_in(arguments))
         return result
 
     return dataclasses.replace(tool, on_invoke_tool=on_invoke_tool)

@@ -34,6 +34,7 @@ from .budgets import (
 )
 from .conversation import Result, checked_messages
 from .formats import detect
+from .items import command_in
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,8 @@ class _Job:
     text: str
     tool: str | None
     budget: int
+    #: The command a shell call ran, which says whether it printed a file.
+    command: str | None
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,9 @@ class _PassedOn:
     store: Store | None
 
     def _planned(self, job: _Job) -> Compressed:
-        return api.compress_detailed(job.text, job.tool, job.budget, digest=self.digest, store=self.store)
+        return api.compress_detailed(
+            job.text, job.tool, job.budget, digest=self.digest, store=self.store, command=job.command
+        )
 
     def compressed(self, job: _Job) -> Compressed:
         """The job's piece compressed, with its digest written in when one is due."""
@@ -140,7 +145,8 @@ def _walk(messages: Sequence[Any], start: int, budget: Budget, exempt: Collectio
         keep = budget.for_tool(tool)
         if call is not None:
             keep = turn_share(keep, spent.get(call.turn, 0), budget)
-        pieces, compressions = yield from _compressed_pieces(result, tool, keep)
+        command = None if call is None else command_in(call.arguments)
+        pieces, compressions = yield from _compressed_pieces(result, tool, command, keep)
         chars_out = sum(map(len, pieces))
         if compressions:
             changed.setdefault(result.index, {})[result.slot] = pieces
@@ -157,7 +163,7 @@ def _walk(messages: Sequence[Any], start: int, budget: Budget, exempt: Collectio
 
 
 def _compressed_pieces(
-    result: Result, tool: str | None, keep: int
+    result: Result, tool: str | None, command: str | None, keep: int
 ) -> Generator[_Job, Compressed, tuple[list[str], tuple[Compressed, ...]]]:
     """The result's text pieces within `keep` characters together, and the compressions made.
     When a piece's share would be too small for a marker and a few lines (an MCP result of
@@ -165,14 +171,14 @@ def _compressed_pieces(
     that one marker says what was cut and where it is kept."""
     rooms = shares([len(p) for p in result.pieces], keep)
     if rooms is None:
-        compressed = yield _Job("\n".join(result.pieces), tool, keep)
+        compressed = yield _Job("\n".join(result.pieces), tool, keep, command)
         return [compressed.text], (compressed,)
     pieces, compressions = [], []
     for piece, share in zip(result.pieces, rooms, strict=True):
         if len(piece) <= share:
             pieces.append(piece)
             continue
-        compressed = yield _Job(piece, tool, share)
+        compressed = yield _Job(piece, tool, share, command)
         pieces.append(compressed.text)
         compressions.append(compressed)
     return pieces, tuple(compressions)

@@ -9,6 +9,7 @@ model into a request, so an item that is not changed is never copied and keeps i
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -116,6 +117,25 @@ def strings_in(arguments: Any) -> Iterator[str]:
             if value and all(isinstance(inner, str) for inner in value):
                 yield " ".join(value)
             stack.extend(reversed(value))
+
+
+def command_in(arguments: Any) -> str | None:
+    """The command line a shell call ran: its `command` (or `cmd`) argument, a string or an argv
+    (Codex's `["bash", "-lc", "..."]`, quoted back into one line); None when it has none."""
+    if isinstance(arguments, str):
+        try:
+            arguments = parse(arguments)
+        except ValueError:
+            return None
+    if not isinstance(arguments, Mapping):
+        return None
+    for key in ("command", "cmd"):
+        value = arguments.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list) and value and all(isinstance(word, str) for word in value):
+            return shlex.join(value)
+    return None
 
 
 def json_chars(item: Any) -> int:
