@@ -40,6 +40,8 @@ PRINTS = [
     "bash -lc \"sed -n '1,120p' codex-rs/core/src/lib.rs\"",
     "git show HEAD:src/lib.rs",
     "less docs/index.md",
+    "LC_ALL=C cat src/lib.rs",
+    "cd /repo && PAGER= git show HEAD:setup.py",
 ]
 DOES_NOT = [
     "cat",  # standard input
@@ -66,6 +68,8 @@ DOES_NOT = [
     "python steps.py",
     "make",
     "",
+    "LC_ALL=C",
+    "LC_ALL=C make",
 ]
 
 

@@ -92,13 +92,19 @@ def _unwrapped(words: list[str]) -> list[str]:
 
 
 def _past_cd(words: list[str]) -> list[str]:
-    """The words after one leading `cd DIR &&` (or `;`); a list of any other commands is none."""
+    """The words after one leading `cd DIR &&` (or `;`) and any `NAME=value` settings before the
+    program (`LC_ALL=C cat F`); a list of any other commands is none."""
     parts = _split(words, ("&&", ";"))
     if len(parts) > 1 and not parts[-1]:
         parts.pop()  # a trailing `;`
     if len(parts) == 2 and len(parts[0]) == 2 and parts[0][0] == "cd":
-        return parts[1]
-    return parts[0] if len(parts) == 1 else []
+        parts = parts[1:]
+    if len(parts) != 1:
+        return []
+    command = parts[0]
+    while command and command[0].partition("=")[0].isidentifier() and "=" in command[0]:
+        command = command[1:]
+    return command
 
 
 def _split(words: list[str], marks: tuple[str, ...]) -> list[list[str]]:
