@@ -200,6 +200,14 @@ impl From<Outcome> for Report {
 ///
 /// Its arguments are keyword-only: four of them are numbers, and two numbers side by side
 /// could be swapped without an error.
+/// Where the whole output is kept, as Python names it: a stored copy's `(id, path)`, or the
+/// path of the file the output was read from.
+#[derive(FromPyObject)]
+enum Kept {
+    Stored(String, String),
+    File(String),
+}
+
 #[pyclass(module = "shapeclip._core")]
 struct Compressor {
     engine: Option<Engine>,
@@ -251,16 +259,18 @@ impl Compressor {
         result
     }
 
-    /// `way_back`, the ID and path of a stored copy of the whole output, makes the markers
-    /// point into it.
+    /// `way_back`, where the whole output is kept, makes the markers point into it: the ID
+    /// and path of a stored copy, or the path of the file it was read from.
     #[pyo3(signature = (way_back=None))]
-    fn finish(&mut self, py: Python<'_>, way_back: Option<(String, String)>) -> PyResult<Report> {
+    fn finish(&mut self, py: Python<'_>, way_back: Option<Kept>) -> PyResult<Report> {
         let mut engine = self
             .engine
             .take()
             .ok_or_else(|| to_py_err(&Error::Finished))?;
-        if let Some((id, path)) = way_back {
-            engine.set_way_back(WayBack { id, path });
+        match way_back {
+            Some(Kept::Stored(id, path)) => engine.set_way_back(WayBack::Stored { id, path }),
+            Some(Kept::File(path)) => engine.set_way_back(WayBack::File { path }),
+            None => {}
         }
         run_detached(py, || Report::from(engine.finish()))
     }

@@ -36,7 +36,10 @@ def test_file_is_compressed_like_the_library_does(tmp_path: Path) -> None:
     done = run(str(path), "--tool", "bash", "--budget", "4000")
     assert done.returncode == 0, done.stderr
     out = done.stdout.decode("utf-8")
-    assert out == shapeclip.compress(LOG, "bash", 4000)
+    # As the library compresses it, its markers pointing into the file (`sed -n 'A,Bp' FILE`).
+    compressor = shapeclip.api.Compressor._of_file(str(path), "bash", 4000, None)
+    compressor.feed(LOG)
+    assert out == compressor.finish() and f"p' {path}" in out
     assert len(out) <= 4000 and "of 20,000 omitted" in out
 
 

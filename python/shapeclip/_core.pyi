@@ -52,7 +52,8 @@ class Compressor:
     ) -> Compressor: ...
     def feed(self, chunk: str | bytes | InputPiece) -> bool:
         """Whether `chunk` held a lone surrogate, read as U+FFFD."""
-    def finish(self, way_back: tuple[str, str] | None = None) -> Report: ...
+    def finish(self, way_back: tuple[str, str] | str | None = None) -> Report:
+        """`way_back`: a stored copy's (ID, path), or the path of the file the output is."""
 
 @final
 class ContentHash:

@@ -29,12 +29,13 @@ TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without import
 if TYPE_CHECKING:  # imported where used: the digest's machinery only when a digest is given, the
     # store's only when a store is, the pure-Python clip only when the core cannot plan
     import logging
+    from pathlib import Path
 
     from . import fallback
     from ._core import InputPiece
     from .digest.request import Digest
     from .digest.run import DigestFn
-    from .store import Entry, Store
+    from .store import Store
 
 try:
     from . import _core
@@ -77,6 +78,9 @@ class _Options:
     profile: Profile
     digest: Digest | None
     store: Store | None
+    #: The file the output is read from, whole, which markers point into: the command line's
+    #: FILE (a caller of the API has no file the output is sure to equal).
+    file: str | None = None
 
     def digest_room(self) -> int:
         """Characters clip and log plans leave free for a digest: an eighth of the budget, at
@@ -281,7 +285,7 @@ class _Compression:
         if self._core is None:
             return None
         try:
-            report = self._core.finish(kept.way_back())
+            report = self._core.finish(self._way_back(kept))
         except _NativeFailure as exc:
             self._lose_core(f"the native core failed on this input ({exc!r})")
             return None
@@ -313,10 +317,18 @@ class _Compression:
             clipper = _clipper(self._options)
             clipper.feed(held)
         elif kept.entry is not None:
-            clipper = _stored_clipper(kept.entry, self._options)
+            clipper = _reread(kept.entry.path, self._options)
+        elif self._options.file is not None:
+            from pathlib import Path
+
+            clipper = _reread(Path(self._options.file), self._options)
         else:
             return _failed(self._options)
-        return _from_clip(clipper.finish(kept.way_back()))
+        return _from_clip(clipper.finish(self._way_back(kept)))
+
+    def _way_back(self, kept: Kept) -> tuple[str, str] | str | None:
+        """Where the markers say the whole output is: its stored copy, else its file."""
+        return kept.way_back() or self._options.file
 
 
 class Compressor:
@@ -336,8 +348,21 @@ class Compressor:
         store: Store | None = None,
         command: str | None = None,
     ) -> None:
-        self._options = _options(tool_name, budget, digest, store, command)
-        self._compression = _Compression(self._options)
+        self._begin(_options(tool_name, budget, digest, store, command))
+
+    @classmethod
+    def _of_file(cls, path: str, tool_name: str | None, budget: int, digest: Digest | None) -> Compressor:
+        """A compressor of the file at `path`, fed its bytes: its markers point into it (`sed
+        -n 'A,Bp' PATH`), unless its path cannot stand in a one-line marker."""
+        compressor = cls.__new__(cls)
+        options = _options(tool_name, budget, digest, None, None)
+        printable = path.isprintable() and not {"[", "]"} & set(path)
+        compressor._begin(replace(options, file=path if printable else None))
+        return compressor
+
+    def _begin(self, options: _Options) -> None:
+        self._options = options
+        self._compression = _Compression(options)
         self._finished = False
         # The core and the keeper each take one caller at a time: chunks fed from several
         # threads are taken in turn (in whatever order the threads arrive), none lost.
@@ -389,10 +414,11 @@ def _clipper(options: _Options) -> fallback.Clipper:
     return fallback.Clipper(options.budget, options.profile, options.tool)
 
 
-def _stored_clipper(entry: Entry, options: _Options) -> fallback.Clipper:
-    """The pure-Python clip fed a stored copy, for a stream whose chunks the core lost."""
+def _reread(path: Path, options: _Options) -> fallback.Clipper:
+    """The pure-Python clip fed the output again from where it is kept whole (a stored copy,
+    or its file), for a stream whose chunks the core lost."""
     clipper = _clipper(options)
-    with entry.path.open("rb") as stored:
+    with path.open("rb") as stored:
         while chunk := stored.read(1 << 20):
             clipper.feed(chunk)
     return clipper

@@ -148,7 +148,10 @@ def _compress(argv: list[str]) -> int:
     # big.py`) is planned as a file read.
     line = _command_line(command)
     store = None if args.no_store or reread else _store(line)
-    compressor = Compressor(tool, args.budget, digest=digest, store=store, command=line)
+    if reread:
+        compressor = Compressor._of_file(args.file, tool, args.budget, digest)
+    else:
+        compressor = Compressor(tool, args.budget, digest=digest, store=store, command=line)
     with Interrupts() as interrupts:
         if command:
             status, binary = run_command(command, compressor, interrupts)

@@ -29,6 +29,8 @@ shell commands get a sed range, file reads an offset and limit, searches a narro
 Output that fits the budget is printed unchanged, unless it is binary (a NUL byte in its
 first 8,000 bytes or in what is printed): then each control character is printed as U+FFFD.
 
+A FILE is where its output is kept: the markers name it (sed -n '412,9873p' FILE, or read
+FILE with an offset and limit), and with no --tool a build log in it is planned as a log.
 A pipe's or a command's output is kept in the store ($SHAPECLIP_STORE, else
 $XDG_CACHE_HOME/shapeclip or ~/.cache/shapeclip; 500 MB, least recently used evicted) when
 something is cut, and the markers then name its entry and the exact lines:

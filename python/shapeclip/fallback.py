@@ -21,9 +21,10 @@ from .profiles import Profile
 
 _MARKER_SEPARATORS = 2
 # The part of the budget (1/n) a marker in each tier may take at most, as in Rust's clip.
-_MARKER_PART = {"full": 24, "compact": 6}
-#: A stored copy of the output, which markers then point into: its entry ID and file's path.
-WayBack = tuple[str, str]
+_MARKER_PART = {"full": 24, "compact": 6, "counted": 6}
+#: Where the whole output is kept, which markers then point into: a stored copy's entry ID and
+#: file's path, or the path of the file it was read from.
+WayBack = tuple[str, str] | str | str
 _MAX_TOOL_LABEL = 40
 # Bidi marks, embeddings, overrides and isolates, zero-width spaces, the byte order mark.
 _INVISIBLE = frozenset("\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff")
@@ -99,14 +100,25 @@ def _place(span: Span) -> str:
     return rng
 
 
+def _show_lines(way_back: WayBack, a: int, b: int) -> str:
+    """The command that prints lines `a..=b` of where the output is kept (rust/way_back.rs)."""
+    if isinstance(way_back, str):
+        return f"sed -n '{a},{b}p' {_quoted(way_back)}"
+    return f"shapeclip show {way_back[0]} --lines {a}:{b}"
+
+
+def _quoted(path: str) -> str:
+    """`path` as a shell reads it back, quoted as the core quotes it."""
+    if path and all(c.isascii() and (c.isalnum() or c in "/._-+,:@%=") for c in path):
+        return path
+    return "'" + path.replace("'", "'\\''") + "'"
+
+
 def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
     a, b = span.first, span.last
     if way_back is not None:
-        entry, path = way_back
-        return (
-            f"To see them, run shapeclip show {entry} --lines {a}:{b}, "
-            f"or read {path} with offset {a} and limit {span.lines}."
-        )
+        path = way_back if isinstance(way_back, str) else way_back[1]
+        return f"To see them, run {_show_lines(way_back, a, b)}, or read {path} with offset {a} and limit {span.lines}."
     if kind in ("shell", "shell_read"):
         return (
             f"To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
@@ -126,7 +138,7 @@ def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
 def _short_hint(span: Span, kind: str, way_back: WayBack | None) -> str:
     a, b = span.first, span.last
     if way_back is not None:
-        return f"; shapeclip show {way_back[0]} --lines {a}:{b}"
+        return f"; {_show_lines(way_back, a, b)}"
     if kind in ("shell", "shell_read"):
         return f"; re-run | sed -n '{a},{b}p'"
     if kind == "file_read":
@@ -134,7 +146,8 @@ def _short_hint(span: Span, kind: str, way_back: WayBack | None) -> str:
     return ""
 
 
-_TIERS = ("full", "compact", "terse", "bare")
+#: Longest first; "counted" is "compact" without the way back, where that makes it too long.
+_TIERS = ("full", "compact", "counted", "terse", "bare")
 
 
 def render_marker(tier: str, span: Span, kind: str, label: str, way_back: WayBack | None = None) -> str:
@@ -148,8 +161,8 @@ def render_marker(tier: str, span: Span, kind: str, label: str, way_back: WayBac
         )
     # A line cut inside is omitted only in part: the short tiers say so (the full one says how).
     partial = span.first_shown > 0 or span.last_shown > 0
-    if tier == "compact":
-        show = _short_hint(span, kind, way_back)
+    if tier in ("compact", "counted"):
+        show = _short_hint(span, kind, way_back) if tier == "compact" else ""
         what = f"{_plural(span.chars, 'char', 'chars')} of " if partial else ""
         return (
             f"[shapeclip: {what}{_line_range(span, True)} of {span.total_lines:,} omitted, "

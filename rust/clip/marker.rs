@@ -44,12 +44,21 @@ impl Span {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tier {
     Full,
+    /// The numbers and the way back.
     Compact,
+    /// The numbers alone, where the way back makes the compact wording too long.
+    Counted,
     Terse,
     Bare,
 }
 
-pub const TIERS: [Tier; 4] = [Tier::Full, Tier::Compact, Tier::Terse, Tier::Bare];
+pub const TIERS: [Tier; 5] = [
+    Tier::Full,
+    Tier::Compact,
+    Tier::Counted,
+    Tier::Terse,
+    Tier::Bare,
+];
 
 /// The marker text for `span` in `tier`, on one line.
 #[must_use]
@@ -66,7 +75,7 @@ pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
                 hint(span, profile),
             )
         }
-        Tier::Compact => format!(
+        Tier::Compact | Tier::Counted => format!(
             "[shapeclip: {}{} of {} omitted, ~{}{}]",
             if partial(span) {
                 format!("{} of ", plural(span.chars, "char", "chars"))
@@ -76,7 +85,11 @@ pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
             line_range(span, true),
             thousands(span.total_lines),
             tokens(span.chars),
-            short_hint(span.first, span.last, profile),
+            if tier == Tier::Compact {
+                short_hint(span.first, span.last, profile)
+            } else {
+                String::new()
+            },
         ),
         Tier::Terse => format!(
             "[{} omitted{}]",
@@ -132,10 +145,15 @@ fn place(span: &Span) -> String {
 
 /// The tool's name and a space, as "from this bash output" says it; nothing for no name.
 pub(crate) fn tool_words(profile: &Profile) -> String {
-    if profile.tool.is_empty() {
+    name_words(&profile.tool)
+}
+
+/// A tool's name and a space, or nothing for no name.
+pub(crate) fn name_words(tool: &str) -> String {
+    if tool.is_empty() {
         String::new()
     } else {
-        format!("{} ", profile.tool)
+        format!("{tool} ")
     }
 }
 
@@ -220,7 +238,7 @@ mod tests {
     #[test]
     fn a_stored_copy_is_the_way_back() {
         let mut p = profile("search");
-        p.way_back = Some(crate::way_back::WayBack {
+        p.way_back = Some(crate::way_back::WayBack::Stored {
             id: "3f9a2c1b7d04".into(),
             path: "/s/3f9a2c1b7d04.out".into(),
         });

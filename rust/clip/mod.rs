@@ -21,12 +21,13 @@ use marker::{Span, TIERS, Tier};
 
 /// The part of the budget a marker in `tier` may take at most (1/n): the longest wording that
 /// fits is used. At small budgets a long marker costs more lines than it is worth, so the full
-/// wording takes at most 1/24, the compact one (numbers and the way back) 1/6, and the terse
-/// one (the line numbers alone) half, before the bare ellipsis.
+/// wording takes at most 1/24, the compact one (numbers and the way back) 1/6, as does the
+/// counted one (the numbers alone), and the terse one (the line numbers alone) half, before
+/// the bare ellipsis.
 fn marker_part(tier: Tier) -> u64 {
     match tier {
         Tier::Full => 24,
-        Tier::Compact => 6,
+        Tier::Compact | Tier::Counted => 6,
         Tier::Terse | Tier::Bare => 2,
     }
 }

@@ -78,7 +78,7 @@ mod tests {
              shapeclip failed on it. To see it, run the command again without shapeclip.]"
         );
         assert_eq!((plain.omitted_lines(), plain.omitted_chars), (678, 12_345));
-        profile.way_back = Some(WayBack {
+        profile.way_back = Some(WayBack::Stored {
             id: "abc".into(),
             path: "/s/abc.out".into(),
         });

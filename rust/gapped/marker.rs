@@ -14,11 +14,14 @@ use crate::profile::Profile;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tier {
     Full,
+    /// The numbers and the way back.
     Compact,
+    /// The numbers alone, where the way back makes the compact wording too long.
+    Counted,
     Terse,
 }
 
-pub const TIERS: [Tier; 3] = [Tier::Full, Tier::Compact, Tier::Terse];
+pub const TIERS: [Tier; 4] = [Tier::Full, Tier::Compact, Tier::Counted, Tier::Terse];
 
 /// What a read plan omitted: `lines` lines with `chars` characters in `gaps` gaps, all of them
 /// in lines `first..=last` of `total_lines`.
@@ -93,16 +96,24 @@ impl Facts {
                     hint(&self.span(), profile),
                 )
             }
-            Tier::Compact if one => format!(
-                "[shapeclip: lines {a}-{b} of {total} omitted, ~{}{}]",
-                tokens(self.chars),
-                short_hint(self.first, self.last, profile)
-            ),
-            Tier::Compact => format!(
-                "[shapeclip: {n} of {total} lines omitted, ~{}{}]",
-                tokens(self.chars),
-                short_hint(self.first, self.last, profile)
-            ),
+            Tier::Compact | Tier::Counted => {
+                let back = if tier == Tier::Compact {
+                    short_hint(self.first, self.last, profile)
+                } else {
+                    String::new()
+                };
+                if one {
+                    format!(
+                        "[shapeclip: lines {a}-{b} of {total} omitted, ~{}{back}]",
+                        tokens(self.chars)
+                    )
+                } else {
+                    format!(
+                        "[shapeclip: {n} of {total} lines omitted, ~{}{back}]",
+                        tokens(self.chars)
+                    )
+                }
+            }
             Tier::Terse if one => format!("[lines {a}-{b} omitted]"),
             Tier::Terse => format!("[{n} lines in {gaps} omitted]"),
         }

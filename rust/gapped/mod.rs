@@ -80,7 +80,7 @@ pub fn feed<P: WholeLines>(planner: &mut P, block: &Block<'_>) {
 fn marker_part(tier: marker::Tier) -> u64 {
     match tier {
         marker::Tier::Full => 24,
-        marker::Tier::Compact => 6,
+        marker::Tier::Compact | marker::Tier::Counted => 6,
         marker::Tier::Terse => 2,
     }
 }

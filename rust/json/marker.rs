@@ -18,7 +18,7 @@ use crate::sink::Totals;
 pub fn part(tier: Tier) -> u64 {
     match tier {
         Tier::Full => 8,
-        Tier::Compact => 4,
+        Tier::Compact | Tier::Counted => 4,
         Tier::Terse => 2,
     }
 }
@@ -54,6 +54,9 @@ pub fn note(form: Form, tier: Tier, totals: &Totals, profile: &Profile) -> Strin
             "[shapeclip: a JSON summary of {size}; \u{2026} marks what is left out{}]",
             short_hint(totals, profile)
         ),
+        (Form::Summary, Tier::Counted) => {
+            format!("[shapeclip: a JSON summary of {size}; \u{2026} marks what is left out]")
+        }
         (Form::Summary, Tier::Terse) => "[JSON summary; \u{2026} marks cuts]".to_owned(),
         (Form::Minified { dropped }, Tier::Full) => format!(
             "[shapeclip: this JSON {tool}output ({size}) is shown minified: {} of whitespace \
@@ -61,7 +64,7 @@ pub fn note(form: Form, tier: Tier, totals: &Totals, profile: &Profile) -> Strin
             plural(dropped, "char", "chars"),
             original(totals, profile)
         ),
-        (Form::Minified { dropped }, Tier::Compact) => format!(
+        (Form::Minified { dropped }, Tier::Compact | Tier::Counted) => format!(
             "[shapeclip: JSON minified, {} of whitespace left out]",
             plural(dropped, "char", "chars")
         ),
@@ -78,7 +81,7 @@ pub fn note(form: Form, tier: Tier, totals: &Totals, profile: &Profile) -> Strin
             },
             original(totals, profile)
         ),
-        (Form::Table { records, .. }, Tier::Compact) => format!(
+        (Form::Table { records, .. }, Tier::Compact | Tier::Counted) => format!(
             "[shapeclip: JSON table of {}: the keys, then one row of values each]",
             plural(records, "object", "objects")
         ),
@@ -92,15 +95,16 @@ fn item_hint(totals: &Totals, profile: &Profile) -> String {
     if let Some(way) = &profile.way_back {
         return if lines {
             format!(
-                "To see items, run shapeclip show {} --lines A:B with the lines a \u{2026} \
-                 names, or read {} with that offset and limit.",
-                way.id, way.path
+                "To see items, run {} with the lines a \u{2026} names, or read {} with that \
+                 offset and limit.",
+                way.show_range("A", "B"),
+                way.path()
             )
         } else {
             format!(
-                "To see an item, run shapeclip show {} --lines 1:1 | jq '.PATH[N]' with the \
-                 path and index a \u{2026} names.",
-                way.id
+                "To see an item, run {} | jq '.PATH[N]' with the path and index a \u{2026} \
+                 names.",
+                way.show_range("1", "1")
             )
         };
     }
@@ -129,8 +133,8 @@ fn item_hint(totals: &Totals, profile: &Profile) -> String {
 fn short_hint(totals: &Totals, profile: &Profile) -> String {
     let lines = totals.lines > 1;
     if let Some(way) = &profile.way_back {
-        let range = if lines { "A:B" } else { "1:1" };
-        return format!("; shapeclip show {} --lines {range}", way.id);
+        let (first, last) = if lines { ("A", "B") } else { ("1", "1") };
+        return format!("; {}", way.show_range(first, last));
     }
     match (profile.kind, lines) {
         (ToolKind::Shell | ToolKind::ShellRead, true) => "; re-run | sed -n 'A,Bp'".to_owned(),
@@ -144,8 +148,9 @@ fn short_hint(totals: &Totals, profile: &Profile) -> String {
 fn original(totals: &Totals, profile: &Profile) -> String {
     if let Some(way) = &profile.way_back {
         return format!(
-            " The original: shapeclip show {} --lines 1:{}, or read {}.",
-            way.id, totals.lines, way.path
+            " The original: {}, or read {}.",
+            way.show_lines(1, totals.lines),
+            way.path()
         );
     }
     match profile.kind {
@@ -200,7 +205,7 @@ mod tests {
         assert!(full.ends_with("sed -n 'A,Bp' with the lines a \u{2026} names.]"));
         assert!(note(Form::Summary, Tier::Full, &totals(1), &shell).contains("jq '.PATH[N]'"));
         let mut stored = shell.clone();
-        stored.way_back = Some(WayBack {
+        stored.way_back = Some(WayBack::Stored {
             id: "3f9a2c1b7d04".into(),
             path: "/s/3f9a2c1b7d04.out".into(),
         });

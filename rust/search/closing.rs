@@ -167,7 +167,7 @@ pub(super) fn marker(closing: Closing<'_>, facts: &Facts) -> String {
         Some(stored) => format!(
             "To read omitted rows, run {} with a file's path or a word as PATTERN, or read {}",
             stored.show_fixed("PATTERN"),
-            stored.path,
+            stored.path(),
         ),
         None => format!(
             "To get the rest, search again narrower (a more specific pattern, a subdirectory{context}), or use -l for the file list and -c for per-file counts"

@@ -414,7 +414,7 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
             stored.lines_hint(a, b, omitted.example.len()),
             format!(
                 ", or {} for every error and warning",
-                stored.show_grep("(?i)error|fail|warn")
+                stored.show_words("error|fail|warn")
             ),
             stored.show_lines(a, b),
         ),
@@ -429,8 +429,8 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
     };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: {lines} omitted from this {} output (~{}){left_out}. To see lines {}-{}{any}, {way}{grep}.]\n",
-            omitted.tool,
+            "[shapeclip: {lines} omitted from this {}output (~{}){left_out}. To see lines {}-{}{any}, {way}{grep}.]\n",
+            crate::clip::marker::name_words(omitted.tool),
             tokens(omitted.chars),
             thousands(a),
             thousands(b),
@@ -558,6 +558,39 @@ mod tests {
         }
     }
 
+    /// A tool with no name is "this output", as the clip says it, and a file's way back names
+    /// the file.
+    #[test]
+    fn the_closing_of_an_unnamed_tool_reads_as_one_sentence() {
+        let way = WayBack::File {
+            path: "build 7.log".into(),
+        };
+        let omitted = Omitted {
+            lines: 90,
+            total_lines: 100,
+            chars: 4000,
+            example: LineRange { first: 5, last: 94 },
+            tool: "",
+            way_back: Some(&way),
+        };
+        let left = LeftOut {
+            blocks: 2,
+            blocks_first: 7,
+            blocks_last: 40,
+            ..LeftOut::default()
+        };
+        let closing = closing(&omitted, &left, Tier::Full);
+        assert!(
+            closing.contains(" omitted from this output (~1,000 tokens)"),
+            "{closing}"
+        );
+        assert!(
+            closing.contains("run sed -n '5,94p' 'build 7.log', or read build 7.log")
+                && closing.contains("grep -n -i -E 'error|fail|warn' 'build 7.log'"),
+            "{closing}"
+        );
+    }
+
     #[test]
     fn widest_closing_bounds_real_ones() {
         for total in [1, 9, 10, 99, 1000, 123_456, 10_000_000] {
@@ -585,7 +618,7 @@ mod tests {
                 };
                 let real = char_count(&closing(&omitted, &left, tier));
                 assert!(real <= widest_closing(total, chars, "bash", None, tier, true));
-                let way = WayBack {
+                let way = WayBack::Stored {
                     id: "0123456789ab".into(),
                     path: "/s/0123456789ab.out".into(),
                 };
