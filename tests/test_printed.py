@@ -41,6 +41,10 @@ PRINTS = [
     "git show HEAD:src/lib.rs",
     "less docs/index.md",
     "LC_ALL=C cat src/lib.rs",
+    "sudo -u app cat /etc/app/settings.py",
+    "timeout 10 sed -n '1,80p' a.py",
+    "timeout -s KILL 5s cat a.py",
+    "env -i PATH=/bin nice -n 5 nohup time cat a.py",
     "cd /repo && PAGER= git show HEAD:setup.py",
 ]
 DOES_NOT = [
@@ -70,6 +74,10 @@ DOES_NOT = [
     "",
     "LC_ALL=C",
     "LC_ALL=C make",
+    "sudo",
+    "timeout 10",
+    "sudo -u app make",
+    "timeout 10 cat",
 ]
 
 

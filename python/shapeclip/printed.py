@@ -7,10 +7,11 @@ error, and a tail-heavy clip for any other. Such an output is planned as a file 
 (kind `shell_read`), while its markers still say to run the command again.
 
 The test is on the command's own words, never on running anything: one optional `cd DIR &&`
-(or `;`) before it, a shell's `-c` around it, then one program that prints files it names (cat,
-nl, head, tail, a `sed -n` of runs of lines, bat, less, more, `git show REV:PATH`), whose
-output may go on through programs that only pick lines (head, tail, `sed -n` of runs of lines,
-nl, cat). Anything else (a redirection into a file, a filter that searches or reorders, a second
+(or `;`) before it, a shell's `-c` around it, settings and runners before it (`LC_ALL=C`,
+`sudo`, `timeout 10`, `env`, `nice`, `nohup`, `time`), then one program that prints files it
+names (cat, nl, head, tail, a `sed -n` of runs of lines, bat, less, more, `git show REV:PATH`),
+whose output may go on through programs that only pick lines (head, tail, `sed -n` of runs of
+lines, nl, cat). Anything else (a redirection into a file, a filter that searches or reorders, a second
 command, text from standard input) is not a file read, and neither is a file whose name says it
 is a log (`build.log`): that is planned as a log.
 """
@@ -24,6 +25,15 @@ import shlex
 _PRINTERS = frozenset({"cat", "nl", "head", "tail", "sed", "bat", "batcat", "less", "more", "git"})
 #: Programs that, after a pipe, only pick or number the lines a printer gave them.
 _PICKERS = frozenset({"cat", "nl", "head", "tail", "sed"})
+#: Programs that run the command after them, each with its options that take a value.
+_RUNNERS = {
+    "env": frozenset({"-u", "-C", "-S"}),
+    "time": frozenset({"-f", "-o"}),
+    "nohup": frozenset(),
+    "nice": frozenset({"-n"}),
+    "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}),
+    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
+}
 #: Shells whose `-c` command is read in their place.
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
 #: One command of a `sed` script that prints a run of lines: `10,20p`, `100,$p`, `5p`, or from a
@@ -92,8 +102,8 @@ def _unwrapped(words: list[str]) -> list[str]:
 
 
 def _past_cd(words: list[str]) -> list[str]:
-    """The words after one leading `cd DIR &&` (or `;`) and any `NAME=value` settings before the
-    program (`LC_ALL=C cat F`); a list of any other commands is none."""
+    """The words of the one command after a leading `cd DIR &&` (or `;`), past what runs it
+    (`_past_runners`); a list of any other commands is none."""
     parts = _split(words, ("&&", ";"))
     if len(parts) > 1 and not parts[-1]:
         parts.pop()  # a trailing `;`
@@ -101,9 +111,24 @@ def _past_cd(words: list[str]) -> list[str]:
         parts = parts[1:]
     if len(parts) != 1:
         return []
-    command = parts[0]
-    while command and command[0].partition("=")[0].isidentifier() and "=" in command[0]:
-        command = command[1:]
+    return _past_runners(parts[0])
+
+
+def _past_runners(command: list[str]) -> list[str]:
+    """The command a prefix runs (`sudo cat F`, `timeout 10 cat F`, `env LC_ALL=C cat F`), past
+    `NAME=value` settings, each runner and its options."""
+    while command:
+        while command and "=" in command[0] and command[0].partition("=")[0].isidentifier():
+            command = command[1:]
+        takes_value = _RUNNERS.get(command[0].rsplit("/", 1)[-1]) if command else None
+        if takes_value is None:
+            return command
+        at = 1
+        while at < len(command) and command[at].startswith("-") and command[at] != "-":
+            at += 2 if command[at] in takes_value else 1
+        if command[0].rsplit("/", 1)[-1] == "timeout":
+            at += 1  # its duration
+        command = command[at:]
     return command
 
 
