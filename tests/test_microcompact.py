@@ -120,6 +120,26 @@ def test_a_cleared_chat_result_says_which_tool_it_was() -> None:
     assert gone.removed == 1
 
 
+@pytest.mark.parametrize("mode", ["placeholder", "remove"])
+def test_an_id_several_calls_carry_is_left_alone(mode: str) -> None:
+    # Some servers number calls afresh each turn: both old calls here are "call_0", the first
+    # to an exempt tool. Which result is whose, only order says; neither may be cleared by id.
+    def turn(call_id: str, tool: str, output: str) -> list[dict[str, Any]]:
+        call = {"id": call_id, "type": "function", "function": {"name": tool, "arguments": "{}"}}
+        return [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": call_id, "content": output},
+        ]
+
+    messages = [{"role": "user", "content": "go"}, *turn("call_0", "todo_write", "1. fix the parser " * 200)]
+    messages += turn("call_0", "bash", "y" * 3000) + turn("c1", "bash", "z" * 3000)
+    for n in range(3):
+        messages += turn(f"k{n}", "bash", "ok")
+    out, report = microcompact(messages, keep_last=3, mode=mode)
+    assert [r.call_id for r in report.cleared] == ["c1"]
+    assert out[:5] == messages[:5]
+
+
 def test_responses_items_lose_their_ids_with_their_reasoning() -> None:
     """A reasoning model refuses an item whose id ties it to a reasoning item that is not sent."""
     items = [

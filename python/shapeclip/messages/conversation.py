@@ -71,6 +71,9 @@ class Transcript:
     results: Sequence[Result]
     #: For each tool turn in order, the index of its first item (reasoning included).
     turn_starts: Sequence[int]
+    #: Ids that more than one call carries (some servers number calls afresh each turn): which
+    #: result belongs to which of those calls, only their order says.
+    reused: frozenset[str] = frozenset()
 
     def tool_name(self, call_id: str) -> str | None:
         call = self.calls.get(call_id)
@@ -85,12 +88,15 @@ class TranscriptBuilder:
         self._calls: dict[str, Call] = {}
         self._results: list[Result] = []
         self._turn_starts: list[int] = []
+        self._reused: set[str] = set()
 
     def turn(self, start: int, calls: Iterable[tuple[int, Any, Any, Any]]) -> None:
         """A tool turn whose first item is at `start`, making `calls`: (index, id, name, arguments).
         A name that is not a string names no tool."""
         for index, call_id, name, arguments in calls:
             if isinstance(call_id, str):
+                if call_id in self._calls:
+                    self._reused.add(call_id)
                 tool = name if isinstance(name, str) else None
                 self._calls[call_id] = Call(call_id, tool, arguments, index, len(self._turn_starts))
         self._turn_starts.append(start)
@@ -100,7 +106,7 @@ class TranscriptBuilder:
             self._results.append(Result(index, slot, call_id, content, self._calls.get(call_id)))
 
     def transcript(self) -> Transcript:
-        return Transcript(self._calls, self._results, self._turn_starts)
+        return Transcript(self._calls, self._results, self._turn_starts, frozenset(self._reused))
 
 
 @dataclass(frozen=True)

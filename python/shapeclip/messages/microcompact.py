@@ -122,14 +122,17 @@ def _clearing(
 ) -> Clearing:
     """The pairs before `cut` to clear: both halves before it, the tool not exempt, and (when
     placeholders replace results) a result longer than its placeholder, which names where it
-    is `stored` when a store is given."""
+    is `stored` when a store is given. Pairs are cleared by their call's id, so an id several
+    calls carry is left alone: clearing it could take an exempt tool's result, or a kept one."""
     results: dict[str, list[Result]] = {}
     for result in transcript.results:
         results.setdefault(result.call_id, []).append(result)
     chosen, placeholders = set(), {}
     for call in transcript.calls.values():
         found = results.get(call.id, [])
-        if call.index >= cut or not found or any(result.index >= cut for result in found):
+        if call.id in transcript.reused or call.index >= cut or not found:
+            continue
+        if any(result.index >= cut for result in found):
             continue
         if is_exempt(call.name, call.arguments, exempt):
             continue
