@@ -18,11 +18,12 @@ from typing import Any
 
 BUILD_LOG = "".join(f"[{i:05}] compiling module_{i}.c\n" for i in range(6_000)) + "error: linker failed\n"
 
-#: A source file whose code names an error on every few lines: the shell's output of a command
-#: that printed it is planned as a read, any other's as a log.
+#: A source file that names an error on every few lines, in its code and in its docstrings
+#: (which read as a log's errors do): the shell's output of a command that printed it is
+#: planned as a read, any other's as a log.
 SOURCE = '"""Steps of a pipeline."""\n\nimport os\n\n' + "".join(
-    f"def step_{i:03}(value):\n    if value < 0:\n        raise ValueError('step {i} takes no negatives')\n"
-    f"    return value + {i}\n\n"
+    f'def step_{i:03}(value):\n    """Adds {i}.\n\n    ValueError: if the value is negative.\n    """\n'
+    f"    if value < 0:\n        raise ValueError('step {i} takes no negatives')\n    return value + {i}\n\n"
     for i in range(300)
 )
 

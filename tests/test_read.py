@@ -118,3 +118,32 @@ def test_a_read_a_little_too_long_loses_only_blank_and_comment_lines(text: str, 
 @given(text=sources, budget=st.integers(400, 6000))
 def test_a_read_streams_as_one_call(text: str, budget: int) -> None:
     assert_every_path_agrees(text, "read_file", budget)
+
+
+def test_a_shells_output_that_reads_as_source_is_a_read_and_a_traceback_a_log() -> None:
+    # Code names errors in its statements (`raise`, `except`, `log.error(...)`): printed by a
+    # command shapeclip was not told of, it is still code, planned as a read worded as a shell's.
+    code = "".join(
+        f"def check_{i}(value):\n    try:\n        return parse(value)\n    except KeyError:\n"
+        f"        log.error('no key %s', value)\n        raise ValueError(value)\n\n"
+        for i in range(200)
+    )
+    read = shapeclip.compress_detailed(code, "bash", 2000)
+    assert read.shape == "read" and "re-run | sed -n '" in read.text and len(read.text) <= 2000
+    # Where a stream's chunks end changes nothing, the lines after which a shell's output is
+    # taken for no source code among them.
+    late = "".join(f"step {i}: parsed\n" for i in range(250)) + code
+    for text in (code, late):
+        whole = shapeclip.compress(text, "bash", 2000)
+        for size in (7, 4096):
+            compressor = shapeclip.Compressor("bash", 2000)
+            for start in range(0, len(text), size):
+                compressor.feed(text[start : start + size])
+            assert compressor.finish() == whole
+    assert shapeclip.compress_detailed(late, "bash", 2000).shape != "read"
+    # A traceback quotes such a line for a frame, and reports what happened: a log.
+    frames = "".join(f'  File "lib.py", line {i}, in check_{i}\n    raise ValueError(value)\n' for i in range(3))
+    run = "".join(f"step {i}: parsed\n" for i in range(400))
+    traceback = f"{run}Traceback (most recent call last):\n{frames}ValueError: 7\n"
+    log = shapeclip.compress_detailed(traceback, "bash", 2000)
+    assert log.shape == "log" and "ValueError: 7" in log.text

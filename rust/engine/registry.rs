@@ -16,7 +16,7 @@ use crate::log::LogPlanner;
 use crate::plan::Plan;
 use crate::planner::{Budget, Context, Planner};
 use crate::profile::ToolKind;
-use crate::read::ReadPlanner;
+use crate::read::{ReadPlanner, ShellSourcePlanner};
 use crate::search::SearchPlanner;
 use crate::sink::{Block, Found, Lookahead, Sink};
 use crate::table::TablePlanner;
@@ -41,6 +41,8 @@ pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Hel
     register::<TablePlanner>(&mut list, budget, kind);
     // Only shell-like tools: a file that mentions "error" is not a build log.
     register::<LogPlanner>(&mut list, budget, kind);
+    // A shell's output that is no log but reads as source code: as a file read.
+    register::<ShellSourcePlanner>(&mut list, budget, kind);
     // Only file reads: their head, definitions and tail.
     register::<ReadPlanner>(&mut list, budget, kind);
     list.into_iter().map(Some).collect()

@@ -10,8 +10,9 @@
 //! - [`planning`]: what a plan shows of what was found, in priority order under the budget,
 //!   and how it renders, with the head and the tail taken from the clip's window.
 //!
-//! [`LogPlanner`] joins them. It declines, and the clip runs, when the output shows no error
-//! and fewer than two summary lines.
+//! [`LogPlanner`] joins them. It declines, and the next planner runs, when the output has
+//! fewer than two summary lines and no error, or errors of which fewer than one in four reports
+//! one rather than being a line of source code ([`reading::pass::Found::is_log`]).
 
 pub mod planning;
 pub mod reading;

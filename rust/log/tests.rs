@@ -408,3 +408,26 @@ fn room_goes_to_new_lines_before_a_second_copy_of_a_trace() {
     }
     assert!(out.contains("ERROR at setup of test_plot_b"), "{out}");
 }
+
+/// Code names errors on every few lines (`raise`, `except`, `log.error(...)`): a shell's output
+/// whose every error is a line of code is no log, while a traceback that quotes the same code
+/// is one, by its `Traceback` line and the error that ends it.
+#[test]
+fn errors_that_are_lines_of_code_make_no_log() {
+    let mut code = String::new();
+    for i in 0..200 {
+        writeln!(
+            code,
+            "    if value < {i}:\n        log.error(\"too small\")\n        raise ValueError(value)"
+        )
+        .expect("writing to a String");
+    }
+    let (_, shape) = compress(code.as_bytes(), 2000, 1 << 16);
+    assert_ne!(shape, Shape::Log);
+    let traceback = format!(
+        "Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n{code}ValueError: 3\n"
+    );
+    let (out, shape) = compress(traceback.as_bytes(), 2000, 1 << 16);
+    assert_eq!(shape, Shape::Log);
+    assert!(out.contains("ValueError: 3"), "{out}");
+}

@@ -8,6 +8,8 @@
 //! parameter list before any `=`. Only the first few bytes are compared, so a line costs a
 //! handful of compares however long it is.
 
+use crate::text::past_line_number;
+
 /// Keywords that open a definition when a line starts with them.
 const KEYWORDS: &[&[u8]] = &[
     b"def ",
@@ -52,25 +54,6 @@ const STATEMENTS: &[&[u8]] = &[
     b"if", b"for", b"while", b"switch", b"return", b"else", b"do", b"case", b"catch", b"try",
 ];
 
-/// The line without a viewer's line number: `  12\t` (`cat -n`, `nl`, Claude Code's Read),
-/// `12:` (SWE-agent's viewer) or `  12→` (the read tools of several agent harnesses) before
-/// the text.
-fn past_number(line: &[u8]) -> &[u8] {
-    let lead = line.iter().take_while(|&&b| b == b' ').count();
-    let digits = line[lead..]
-        .iter()
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    if digits == 0 {
-        return line;
-    }
-    let rest = &line[lead + digits..];
-    match rest.first() {
-        Some(b'\t' | b':') => &rest[1..],
-        _ => rest.strip_prefix("→".as_bytes()).unwrap_or(line),
-    }
-}
-
 /// The code after annotations on the same line (`@Override public T read(...)`).
 fn past_annotations(mut code: &[u8]) -> &[u8] {
     while code.first() == Some(&b'@') {
@@ -86,7 +69,7 @@ fn past_annotations(mut code: &[u8]) -> &[u8] {
 /// to the definition after it.
 #[must_use]
 pub fn is_annotation(line: &str) -> bool {
-    let code = past_number(line.as_bytes());
+    let code = past_line_number(line.as_bytes());
     let code = &code[code.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
     let rest = past_annotations(code);
     code.first() == Some(&b'@') && (rest.is_empty() || rest.first() == Some(&b'@'))
@@ -95,31 +78,52 @@ pub fn is_annotation(line: &str) -> bool {
 /// Whether `line` (without its `'\n'`) opens a definition.
 #[must_use]
 pub fn is_definition(line: &str) -> bool {
-    let code = past_number(line.as_bytes());
-    let indent = code
-        .iter()
-        .take_while(|&&b| b == b' ' || b == b'\t')
-        .count();
-    let code = past_annotations(&code[indent..]);
-    if KEYWORDS.iter().any(|k| code.starts_with(k)) {
+    let (indent, code) = code_of(line);
+    if is_declared(code) {
         return true;
     }
-    let opens = |c: &[u8]| c.first().is_some_and(u8::is_ascii_alphabetic);
     let paren = memchr::memchr(b'(', code);
-    let equals = memchr::memchr(b'=', code);
-    let signature = paren.is_some_and(|p| equals.is_none_or(|e| p < e));
-    if MODIFIERS.iter().any(|m| code.starts_with(m)) {
-        return signature || code.windows(7).any(|w| w == b" class ");
-    }
     // A C-family function at the margin: `static int f(int x) {`, `int main(void)`.
     indent == 0
-        && opens(code)
-        && signature
+        && code.first().is_some_and(u8::is_ascii_alphabetic)
+        && signature(code)
         && !code.ends_with(b";")
         && code
             .iter()
             .position(|&b| b == b' ')
             .is_some_and(|s| paren.is_some_and(|p| s < p) && !STATEMENTS.contains(&&code[..s]))
+}
+
+/// Whether `line` opens a definition by a keyword or a modifier (`def`, `fn`, `public`), which
+/// only code does: a line of a log may look like a C function at the margin (`Result: f(x)`).
+#[must_use]
+pub fn is_declaration(line: &str) -> bool {
+    is_declared(code_of(line).1)
+}
+
+/// The indentation's width and the code after it, past a viewer's line number and annotations.
+fn code_of(line: &str) -> (usize, &[u8]) {
+    let code = past_line_number(line.as_bytes());
+    let indent = code
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    (indent, past_annotations(&code[indent..]))
+}
+
+fn is_declared(code: &[u8]) -> bool {
+    if KEYWORDS.iter().any(|k| code.starts_with(k)) {
+        return true;
+    }
+    MODIFIERS.iter().any(|m| code.starts_with(m))
+        && (signature(code) || code.windows(7).any(|w| w == b" class "))
+}
+
+/// Whether `code` has a parameter list before any `=`.
+fn signature(code: &[u8]) -> bool {
+    let paren = memchr::memchr(b'(', code);
+    let equals = memchr::memchr(b'=', code);
+    paren.is_some_and(|p| equals.is_none_or(|e| p < e))
 }
 
 /// How a comment-only line starts, after the indentation.
@@ -129,7 +133,7 @@ const COMMENTS: &[&[u8]] = &[b"//", b"/*", b"*", b"# ", b"#\t", b"--"];
 /// blank line, nor a comment's opening or closing (`/**`, `*/`, `"""`) alone.
 #[must_use]
 pub fn has_words(line: &str) -> bool {
-    past_number(line.as_bytes())
+    past_line_number(line.as_bytes())
         .iter()
         .any(u8::is_ascii_alphanumeric)
 }
@@ -138,7 +142,7 @@ pub fn has_words(line: &str) -> bool {
 /// the line number a viewer may print.
 #[must_use]
 pub fn is_filler(line: &str) -> bool {
-    let code = past_number(line.as_bytes());
+    let code = past_line_number(line.as_bytes());
     let code = &code[code.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
     code.is_empty() || code == b"#" || COMMENTS.iter().any(|c| code.starts_with(c))
 }
@@ -174,7 +178,7 @@ pub struct FillerReader {
 impl FillerReader {
     /// Whether `line`, the next line of the file, is filler.
     pub fn is_filler(&mut self, line: &str) -> bool {
-        let code = past_number(line.as_bytes());
+        let code = past_line_number(line.as_bytes());
         let code = &code[code.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
         if let Some(open) = self.open {
             if memchr::memmem::find(code, open.close).is_some() {

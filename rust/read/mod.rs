@@ -19,8 +19,11 @@
 
 mod code;
 mod head;
+mod shell;
 mod trim;
 mod window;
+
+pub use shell::ShellSourcePlanner;
 
 use crate::gapped::{self, Frame};
 use crate::plan::{Plan, Shape};
@@ -41,6 +44,8 @@ const DEFS_PERCENT: u64 = 15;
 const MIDDLE_PERCENT: u64 = 25;
 /// Below this budget a read is clipped: there is no room for more than one cut.
 const MIN_BUDGET: u64 = 400;
+/// Distinct definitions counted at most (see [`ReadPlanner::declared`]); more say no more.
+const DECLARED_COUNTED: usize = 64;
 /// How many bytes at the start of a read are searched for definitions.
 const DEFS_SCANNED: u64 = 4 << 20;
 /// A definition line longer than this is not kept: it would crowd out the others.
@@ -103,6 +108,15 @@ pub struct ReadPlanner {
     window: Window,
     /// Bytes of the input read so far.
     read: u64,
+    /// Lines looked at for definitions, and the distinct definitions among them declared by a
+    /// keyword or a modifier (kept or not), the first of them: what says a shell's output is
+    /// source code.
+    looked: u64,
+    declared: std::collections::HashSet<String>,
+    /// Set for a shell's output ([`ShellSourcePlanner`]): after this many lines looked at with
+    /// no definition declared, it is no source code and nothing more is read.
+    give_up_after: Option<u64>,
+    gave_up: bool,
     room: u64,
 }
 
@@ -134,9 +148,15 @@ impl ReadPlanner {
             self.recent_chars = 0;
             return;
         }
+        self.looked += 1;
         if code::is_annotation(line.text) {
             self.annotation = Some(Line::new(line));
         } else if code::is_definition(line.text) {
+            if code::is_declaration(line.text) && self.declared.len() < DECLARED_COUNTED {
+                // Told apart by their text: a log that quotes one line of code again and
+                // again (a warning's `class OrderedSet(...)`) shows one definition.
+                self.declared.insert(line.text.trim().to_owned());
+            }
             let kept = Line::new(line);
             let def = match above.filter(|a| a.no + 1 == line.no) {
                 Some(above) => Line {
@@ -201,12 +221,23 @@ impl Sink for ReadPlanner {
         {
             return;
         }
+        if self.gave_up {
+            return;
+        }
         for line in block.lines() {
             let whole = !line.continued && !line.open;
             self.head.line(&line, whole && line.terminated);
             self.window.line(&line, whole);
             self.keep_all(&line);
             self.keep_definition(&line);
+            // Line by line, so that where blocks begin changes nothing.
+            if self
+                .give_up_after
+                .is_some_and(|after| self.looked >= after && self.declared.is_empty())
+            {
+                self.gave_up = true;
+                return;
+            }
         }
     }
 }
@@ -463,6 +494,10 @@ impl Planner for ReadPlanner {
             defs: Vec::new(),
             defs_chars: 0,
             read: 0,
+            looked: 0,
+            declared: std::collections::HashSet::new(),
+            give_up_after: None,
+            gave_up: false,
             all: Some(Vec::new()),
             all_chars: 0,
             all_filler: code::FillerReader::default(),

@@ -100,12 +100,34 @@ fn one_huge_line_is_left_to_the_clip() {
     assert_eq!(shape, Shape::Clip);
 }
 
+/// A shell's output is planned as a read when it reads as source code, whatever printed it;
+/// any other shell output, and any other tool's, is not.
 #[test]
-fn other_tools_are_not_read_as_files() {
-    let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
-    let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
-    engine.feed_str(&source(60));
-    assert_ne!(engine.finish().plan.shape, Shape::Read);
+fn a_shells_output_is_read_only_when_it_reads_as_source() {
+    let shape = |kind: &str, text: &str| {
+        let profile = Profile::new(kind, Some("bash"), 3000, 6000).unwrap();
+        let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
+        engine.feed_str(text);
+        engine.finish().plan.shape
+    };
+    assert_eq!(shape("shell", &source(60)), Shape::Read);
+    // Two definitions in 300 lines of prose are a document that quotes code, not code.
+    let mut prose = String::from("def first():\ndef second():\n");
+    for i in 0..300 {
+        writeln!(prose, "step {i}: the value is copied into the next buffer").unwrap();
+    }
+    assert_ne!(shape("shell", &prose), Shape::Read);
+    for kind in ["search", "web", "other"] {
+        assert_ne!(shape(kind, &source(60)), Shape::Read, "{kind}");
+    }
+    // A command's output that declares nothing in its first 200 lines is no source code, and
+    // is not read for definitions after them.
+    let mut late = String::new();
+    for i in 0..250 {
+        writeln!(late, "step {i}: the value is copied into the next buffer").unwrap();
+    }
+    late.push_str(&source(60));
+    assert_ne!(shape("shell", &late), Shape::Read);
 }
 
 /// A file with a licence header and doc comments around its code.
@@ -330,14 +352,15 @@ fn a_trimmed_read_keeps_the_first_lines_of_the_run_it_drops() {
     }
 }
 
-/// A file a shell command printed (`cat F`) is planned as a read, even where its code names
-/// errors that would make a shell's output a log, and its markers say to run the command again.
+/// A file a shell command printed (`cat F`) is planned as a read, even where its text has an
+/// error that would make a shell's output a log (a docstring's `ValueError: ...` reads as a
+/// log's), and its markers say to run the command again.
 #[test]
 fn a_file_a_shell_printed_is_a_read_worded_as_a_shell() {
     let mut text = source(60);
     text.insert_str(
         0,
-        "class ParseError(Exception):\n    \"\"\"Raised on a bad line.\"\"\"\n\n",
+        "def parse(line):\n    \"\"\"Reads one line.\n\n    ValueError: if the line is empty.\n    \"\"\"\n\n",
     );
     let plan = |kind: &str| {
         let profile = Profile::new(kind, Some("bash"), 3000, 6000).unwrap();
@@ -349,7 +372,7 @@ fn a_file_a_shell_printed_is_a_read_worded_as_a_shell() {
     let printed = plan("shell_read");
     assert_eq!(printed.shape, Shape::Read);
     let out = printed.render();
-    assert!(out.starts_with("class ParseError(Exception):\n"), "{out}");
+    assert!(out.starts_with("def parse(line):\n"), "{out}");
     let closing = out.lines().find(|l| l.contains(" lines omitted")).unwrap();
     assert!(closing.contains("re-run | sed -n '"), "{closing}");
     assert!(!out.contains("read offset"), "{out}");

@@ -14,6 +14,26 @@ pub mod code_points;
 pub mod cut;
 pub mod extenders;
 
+/// The line without a viewer's line number: `  12\t` (`cat -n`, `nl`, Claude Code's Read),
+/// `12:` (SWE-agent's viewer) or `  12→` (the read tools of several agent harnesses) before
+/// the text.
+#[must_use]
+pub fn past_line_number(line: &[u8]) -> &[u8] {
+    let lead = line.iter().take_while(|&&b| b == b' ').count();
+    let digits = line[lead..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 {
+        return line;
+    }
+    let rest = &line[lead + digits..];
+    match rest.first() {
+        Some(b'\t' | b':') => &rest[1..],
+        _ => rest.strip_prefix("→".as_bytes()).unwrap_or(line),
+    }
+}
+
 /// Bytes counted into a byte-wide sum before it is widened: at most 255, so the sum cannot
 /// overflow, and a multiple of 64, so no short tail is left outside the vector loop.
 const COUNT_CHUNK: usize = 192;

@@ -4,7 +4,8 @@
 //! literals of [`patterns`]), which lists the lines worth classifying; the classifier
 //! ([`classify`], on [`frame`], [`keyword`], [`summary`] and [`evidence`]), which says what kind
 //! ([`class`]) each is, as a terminal shows it ([`crate::text::ansi`]); the trace rules ([`trace`]), which say
-//! which lines after an error belong to it; and the stores: error blocks and summaries
+//! which lines after an error belong to it; whether an error line is a line of source code
+//! ([`code`]); and the stores: error blocks and summaries
 //! ([`store`]), repeated diagnostics once per template ([`dedup`]), every line kept the same way
 //! ([`keep`]). [`pass::Pass`] runs them as the planner's sink and hands over what it found.
 //!
@@ -12,6 +13,7 @@
 
 pub mod class;
 pub mod classify;
+mod code;
 pub mod dedup;
 mod evidence;
 pub mod frame;

@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 
 use super::class::{Class, Counts};
 use super::classify::Shown;
+use super::code;
 use super::dedup::{Dedup, Key};
 use super::keep::{
     Scanned, keep_shown, kept_chars, lines_before, room_after, shown_chars, unfilled,
@@ -101,7 +102,16 @@ pub struct Pass {
     long_lines: Vec<(u64, u64, bool)>,
     /// The line now arriving in pieces: its number and characters so far.
     piece: Option<(u64, u64)>,
+    /// Error lines that opened a block, looked at to see whether they are lines of source code
+    /// ([`code`]), at most [`CODE_CHECKED`]; and those that were not.
+    checked: u64,
+    events: u64,
 }
+
+/// How many block-opening error lines are looked at to see whether they are lines of code.
+const CODE_CHECKED: u64 = 4096;
+/// A log has at least one error line in this many that is no line of code.
+const EVENT_SHARE: u64 = 4;
 
 impl Pass {
     /// A pass for a plan of at most `budget` characters: what it keeps is bounded by that.
@@ -127,6 +137,8 @@ impl Pass {
             errors: Dedup::default(),
             long_lines: Vec::new(),
             piece: None,
+            checked: 0,
+            events: 0,
         }
     }
 
@@ -195,6 +207,11 @@ impl Pass {
             }
             Class::Warning => unreachable!("counted above"),
             Class::Error => {
+                // The first lines tell: on a log of errors, every line would be looked at.
+                if self.checked < CODE_CHECKED {
+                    self.checked += 1;
+                    self.events += u64::from(!code::is_code(line.body()));
+                }
                 let trace = Trace::open(line.body());
                 let before = context.len();
                 let shown = context.iter().map(shown_chars).sum::<u64>()
@@ -479,6 +496,8 @@ impl Pass {
             counts: self.counts,
             long_lines: self.long_lines,
             line_keep: self.line_keep,
+            checked: self.checked,
+            events: self.events,
         }
     }
 }
@@ -504,13 +523,20 @@ pub struct Found {
     pub long_lines: Vec<(u64, u64, bool)>,
     /// Characters of one line that a plan may show.
     pub line_keep: u64,
+    /// Error lines that opened a block, of the first [`CODE_CHECKED`], and how many of them
+    /// were no line of source code: a log reports events, code names errors.
+    pub checked: u64,
+    pub events: u64,
 }
 
 impl Found {
-    /// Whether the input reads as a build or test log: an error, or at least two summaries.
+    /// Whether the input reads as a build or test log: at least two summaries, or errors of
+    /// which at least one in [`EVENT_SHARE`] is no line of source code. (Source code names
+    /// errors in its statements, and in a comment or a docstring's prose now and then; a
+    /// log's traceback quotes a line of code or two for each error it reports.)
     #[must_use]
     pub fn is_log(&self) -> bool {
-        self.counts.errors > 0 || self.counts.summaries >= 2
+        self.counts.summaries >= 2 || (self.events > 0 && self.events * EVENT_SHARE >= self.checked)
     }
 }
 
