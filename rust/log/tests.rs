@@ -431,3 +431,54 @@ fn errors_that_are_lines_of_code_make_no_log() {
     assert_eq!(shape, Shape::Log);
     assert!(out.contains("ValueError: 3"), "{out}");
 }
+
+/// pytest prints each frame's place (`PATH:N: in NAME`) above the error line, where no
+/// block's trace reads: the places in the project's code are shown before the quoted source
+/// around them.
+#[test]
+fn pytest_frame_places_in_the_projects_code_are_shown() {
+    let mut log = String::from(
+        "============================= test session starts ==============================\n",
+    );
+    for i in 0..20 {
+        writeln!(
+            log,
+            "tests/test_m{i}.py ........                    [ {i}%]"
+        )
+        .expect("writing to a String");
+    }
+    log.push_str(
+        "=================================== FAILURES ===================================\n",
+    );
+    log.push_str(
+        "_________________________________ test_parse _________________________________\n\n",
+    );
+    log.push_str("    def test_parse():\n>       parse(\"x\")\n\ntests/test_parse.py:3: \n");
+    for (path, name) in [("pkg/parse.py:40", "parse"), ("pkg/lex.py:12", "tokens")] {
+        writeln!(log, "{path}: in {name}").expect("writing to a String");
+        for j in 0..16 {
+            writeln!(
+                log,
+                "    # step {j} of {name}: the input is read and checked"
+            )
+            .expect("writing to a String");
+        }
+    }
+    log.push_str("/usr/lib/python3/site-packages/re.py:9: in compile\n    return _compile(p)\n");
+    log.push_str(
+        ">       raise ValueError(value)\nE       ValueError: x\n\npkg/lex.py:20: ValueError\n",
+    );
+    log.push_str(
+        "=========================== short test summary info ============================\n",
+    );
+    log.push_str("FAILED tests/test_parse.py::test_parse - ValueError: x\n");
+    log.push_str("============================== 1 failed, 20 passed in 0.50s ===============================\n");
+    let (out, shape) = compress(log.as_bytes(), 2000, 1 << 16);
+    assert_eq!(shape, Shape::Log);
+    // Each shown for its own sake, between gaps, not as a part of the tail.
+    assert!(
+        out.contains(" omitted]\npkg/parse.py:40: in parse\n[lines "),
+        "{out}"
+    );
+    assert!(out.contains("\npkg/lex.py:12: in tokens\n"), "{out}");
+}

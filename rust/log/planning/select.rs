@@ -10,7 +10,8 @@
 //!    error repeated in many tests once, with its count;
 //! 4. the blocks' traces, in the same order, then the other summaries and one warning of each
 //!    kind with its count;
-//! 5. the lines around the shown errors;
+//! 5. the lines around the shown errors, then the places pytest prints for the frames of the
+//!    project's code (`PATH:N: in NAME`), above its error lines;
 //! 6. the rest of the budget: the tail run goes back as far as it fits, then the head.
 //!
 //! Steps 2 to 5 keep a share of the budget for step 6. Each candidate is taken only if the
@@ -63,6 +64,8 @@ const OTHER_SUMMARIES: usize = 4;
 /// Repeated lines in a row, this many or more, are left to a marker when the rest of the
 /// budget is filled (a second copy of a trace says nothing the first did not).
 const REPEAT_RUN: usize = 3;
+/// The most frame places (`PATH:N: in NAME`) shown for their own sake.
+const PLACES: usize = 12;
 
 /// The plan, or `None` when not even the last line fits.
 #[must_use]
@@ -146,6 +149,7 @@ pub fn plan(
             sel.try_add(&block.lines, "");
         }
     }
+    select_places(&mut sel, &tail, &head);
     sel.cap = None;
 
     // 6. The rest of the budget.
@@ -320,6 +324,21 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
         }
     }
     noted
+}
+
+/// The places pytest printed for the frames of its failures' tracebacks in the project's code
+/// (`PATH:N: in NAME`), in the lines at hand (the `tail`, then the `head`), the last first:
+/// they come before the error line, where no block's trace reads, and name the code to open.
+fn select_places(sel: &mut Selection, tail: &[Kept], head: &[Kept]) {
+    let tail_start = tail.first().map_or(u64::MAX, |k| k.no);
+    let places = tail
+        .iter()
+        .rev()
+        .chain(head.iter().rev().filter(|k| k.no < tail_start))
+        .filter(|k| library::is_project_place(&k.text));
+    for place in places.take(PLACES) {
+        sel.try_add(std::slice::from_ref(place), "");
+    }
 }
 
 /// The lines of a block but those of its library frames; its first and last lines stay
