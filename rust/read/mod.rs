@@ -116,11 +116,17 @@ pub struct ReadPlanner {
     /// Set for a shell's output ([`ShellSourcePlanner`]): after this many lines looked at with
     /// no definition declared, it is no source code and nothing more is read.
     give_up_after: Option<u64>,
-    gave_up: bool,
     room: u64,
 }
 
 impl ReadPlanner {
+    /// Whether a shell's output showed it is no source code: once so, nothing more is looked
+    /// at, so it stays so.
+    fn gave_up(&self) -> bool {
+        self.give_up_after
+            .is_some_and(|after| self.looked >= after && self.declared.is_empty())
+    }
+
     fn keep_all(&mut self, line: &crate::lines::Line<'_>) {
         let Some(all) = &mut self.all else { return };
         // A long line arrives in pieces; such a read is no small overflow.
@@ -221,7 +227,7 @@ impl Sink for ReadPlanner {
         {
             return;
         }
-        if self.gave_up {
+        if self.gave_up() {
             return;
         }
         for line in block.lines() {
@@ -231,11 +237,7 @@ impl Sink for ReadPlanner {
             self.keep_all(&line);
             self.keep_definition(&line);
             // Line by line, so that where blocks begin changes nothing.
-            if self
-                .give_up_after
-                .is_some_and(|after| self.looked >= after && self.declared.is_empty())
-            {
-                self.gave_up = true;
+            if self.gave_up() {
                 return;
             }
         }
@@ -497,7 +499,6 @@ impl Planner for ReadPlanner {
             looked: 0,
             declared: std::collections::HashSet::new(),
             give_up_after: None,
-            gave_up: false,
             all: Some(Vec::new()),
             all_chars: 0,
             all_filler: code::FillerReader::default(),

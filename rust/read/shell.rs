@@ -54,7 +54,7 @@ impl Planner for ShellSourcePlanner {
         let read = self.read;
         let declared = read.declared.len() as u64;
         let counted_all = read.declared.len() == super::DECLARED_COUNTED;
-        let source = !read.gave_up
+        let source = !read.gave_up()
             && declared >= MIN_DECLARED
             && (counted_all || declared.saturating_mul(LINES_PER_DECLARED) >= read.looked);
         if !source {

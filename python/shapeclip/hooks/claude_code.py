@@ -139,7 +139,7 @@ def _paths(response: Any, settings: Settings) -> dict[str, Any] | None:
     return {**response, "filenames": compressed_text(joined, "glob", settings.budget).split("\n")}
 
 
-#: The built-in tools besides Bash, whose output needs the command too.
+#: The built-in tools but Bash, each by its output's shape (Bash's is read with its command).
 BUILT_IN: dict[str, Callable[[Any, Settings], dict[str, Any] | None]] = {
     "Read": _read,
     "Grep": _grep,
