@@ -11,7 +11,7 @@ pub mod marker;
 use crate::plan::{LineRange, Piece, Plan, Shape, gaps};
 use crate::planner::Context;
 use crate::sink::Block;
-use crate::text::{byte_at_char, char_count};
+use crate::text::{byte_at_char, byte_at_char_from_end, char_count};
 use marker::{Facts, TIERS};
 
 /// A planner that reads an output one whole line at a time, and stops for good (declines) at
@@ -35,6 +35,20 @@ pub const JUDGE_AFTER: u64 = 4096;
 pub fn head_lines(text: &str, room: u64) -> &str {
     let at = byte_at_char(text, room);
     memchr::memrchr(b'\n', &text.as_bytes()[..at]).map_or("", |nl| &text[..=nl])
+}
+
+/// The last whole lines of `text` within `room` characters. `text` holds more characters than
+/// `room`, so whether a line starts at the cut is known.
+#[must_use]
+pub fn tail_lines(text: &str, room: u64) -> &str {
+    let at = byte_at_char_from_end(text, room);
+    if at > 0 && text.as_bytes()[at - 1] == b'\n' {
+        return &text[at..];
+    }
+    match memchr::memchr(b'\n', &text.as_bytes()[at..]) {
+        Some(i) => &text[at + i + 1..],
+        None => "",
+    }
 }
 
 /// The omitted line ranges and the segments of shown text around them, as [`Frame::plan`]

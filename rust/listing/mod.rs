@@ -19,7 +19,7 @@ mod map;
 mod rows;
 
 use crate::gapped::{self, Frame, WholeLines};
-use crate::plan::{LineRange, Plan, Shape};
+use crate::plan::{Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
@@ -31,6 +31,10 @@ use rows::Rows;
 const MIN_LINES: u64 = 10;
 /// Below this budget a listing is clipped.
 const MIN_BUDGET: u64 = 400;
+/// A listing shown as its first lines keeps at most this part (1/n) of its room for the lines
+/// after its last path: what a command run after the listing printed (`ls -R && grep ...`),
+/// or the tool's own verdict.
+const FOOTER_PART: u64 = 8;
 
 /// Watches an output for the shape of a listing, keeping its groups within bounds set by the
 /// budget: at most one group per sixteen characters of it (each shown group takes a gap marker
@@ -47,6 +51,8 @@ pub struct ListingPlanner {
     first_is_other: Option<bool>,
     /// Whether the last non-blank line read so far read as no listing line.
     last_is_other: bool,
+    /// The number of the last listing line read so far.
+    last_listing: u64,
     /// The rows a search tool summarised, best first.
     rows: Rows,
     /// More groups than any map could show: none are kept.
@@ -71,7 +77,10 @@ impl WholeLines for ListingPlanner {
         }
         let kind = line::kind(text);
         match kind {
-            Kind::Heading(_) | Kind::Entry(_) | Kind::Counted(..) => self.listing_lines += 1,
+            Kind::Heading(_) | Kind::Entry(_) | Kind::Counted(..) => {
+                self.listing_lines += 1;
+                self.last_listing = no;
+            }
             Kind::Other => self.other_lines += 1,
             Kind::Blank => {}
         }
@@ -113,6 +122,26 @@ impl ListingPlanner {
     fn cannot_read_as_listing(&self) -> bool {
         let room = gapped::JUDGE_AFTER.saturating_sub(self.other_lines);
         self.other_lines.saturating_sub(2) * 10 > room
+    }
+
+    /// The lines after the last path, where they fit in `room` characters (else none).
+    fn footer<'w>(&self, context: &'w Context<'_>, room: u64) -> &'w str {
+        if !self.last_is_other {
+            return "";
+        }
+        let lines = context.totals.lines.saturating_sub(self.last_listing);
+        let tail = gapped::tail_lines(context.window.last_chars(), room);
+        let extra = (tail.lines().count() as u64).checked_sub(lines);
+        let Some(extra) = extra else {
+            return "";
+        };
+        let start = match usize::try_from(extra) {
+            Ok(0) => 0,
+            skip => memchr::memchr_iter(b'\n', tail.as_bytes())
+                .nth(skip.map_or(usize::MAX, |n| n - 1))
+                .map_or(tail.len(), |nl| nl + 1),
+        };
+        &tail[start..]
     }
 
     /// Puts line `no` in its directory's group.
@@ -165,15 +194,21 @@ impl ListingPlanner {
     }
 }
 
-/// The listing's first `count` lines, `head`, and one gap for the rest.
-fn plain_head(frame: &Frame<'_>, head: &str, count: u64) -> Option<Plan> {
+/// The listing's first `count` lines, `head`, its last lines, `tail`, and one gap between.
+fn head_and_tail(frame: &Frame<'_>, head: &str, count: u64, tail: &str) -> Option<Plan> {
     let total = frame.context.totals.lines;
-    (count > 0 && count < total).then_some(())?;
-    let omitted = vec![LineRange {
-        first: count + 1,
-        last: total,
-    }];
-    frame.plan(omitted, vec![head.to_owned(), String::new()])
+    let tail_count = tail.lines().count() as u64;
+    (count > 0 && count + tail_count < total).then_some(())?;
+    let mut pieces = vec![(1, count, head.strip_suffix('\n').unwrap_or(head))];
+    if tail_count > 0 {
+        pieces.push((
+            total + 1 - tail_count,
+            total,
+            tail.strip_suffix('\n').unwrap_or(tail),
+        ));
+    }
+    let (omitted, segments) = gapped::layout(&pieces, total);
+    frame.plan(omitted, segments)
 }
 
 /// The plan that shows `lines` (numbers and text, in order) and omits the rest.
@@ -203,6 +238,7 @@ impl Planner for ListingPlanner {
             other_lines: 0,
             first_is_other: None,
             last_is_other: false,
+            last_listing: 0,
             rows: Rows::new(room),
             too_many_groups: false,
             declined: false,
@@ -224,7 +260,9 @@ impl Planner for ListingPlanner {
             return self.rows.plan(&frame);
         }
         map::judge_noise(&mut self.groups);
-        let head = gapped::head_lines(&context.window.head, budget.checked_sub(frame.closing_len)?);
+        let room = budget.checked_sub(frame.closing_len + frame.gap_len)?;
+        let tail = self.footer(context, room / FOOTER_PART);
+        let head = gapped::head_lines(&context.window.head, room - char_count(tail));
         let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
         if !self.too_many_groups {
             // A map that names fewer paths than the listing's own first lines would hides
@@ -237,7 +275,7 @@ impl Planner for ListingPlanner {
                 }
             }
         }
-        plain_head(&frame, head, head_count)
+        head_and_tail(&frame, head, head_count, tail)
     }
 }
 

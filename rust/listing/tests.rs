@@ -364,3 +364,20 @@ fn a_groups_last_short_entries_are_shown_even_past_what_it_stores() {
     assert_eq!(out.matches("./src/core/_.py\n").count(), 4, "{out}");
     assert_exact_lines(&text, &out);
 }
+
+/// `ls -R && grep -rn PATTERN .`: the listing's first lines are shown, and what the command
+/// after it printed, its last line, is not lost to the gap.
+#[test]
+fn what_follows_the_last_path_is_shown_after_the_first_lines() {
+    let mut text = String::new();
+    for dir in 0..400 {
+        writeln!(text, "./pkg/mod{dir:03}:\nerror_codes.py\n").unwrap();
+    }
+    let footer = "./pkg/mod123/error_codes.py:7:class InheritDocstrings(type):";
+    let out = listed(&format!("{text}{footer}\n"), 2000);
+    assert!(out.starts_with("./pkg/mod000:\nerror_codes.py\n"), "{out}");
+    assert!(out.ends_with(&format!("]\n\n{footer}\n")), "{out}");
+    // A listing that ends in a path keeps the plan it had: its first lines and one gap.
+    let out = listed(&text, 2000);
+    assert!(out.trim_end().ends_with(']'), "{out}");
+}

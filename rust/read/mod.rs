@@ -30,7 +30,7 @@ use crate::plan::{Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
 use crate::sink::{Block, Sink};
-use crate::text::{byte_at_char_from_end, char_count, count_chars_and_newlines};
+use crate::text::{char_count, count_chars_and_newlines};
 use head::Head;
 use window::Window;
 
@@ -310,19 +310,6 @@ fn count_lines(text: &str) -> u64 {
     newlines + u64::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
-/// The last whole lines of `text` within `room` characters. `text` holds more characters than
-/// `room`, so whether a line starts at the cut is known.
-fn tail_lines(text: &str, room: u64) -> &str {
-    let at = byte_at_char_from_end(text, room);
-    if at > 0 && text.as_bytes()[at - 1] == b'\n' {
-        return &text[at..];
-    }
-    match memchr::memchr(b'\n', &text.as_bytes()[at..]) {
-        Some(i) => &text[at + i + 1..],
-        None => "",
-    }
-}
-
 /// The head (its long filler runs folded); then the middle of a positioned window, or else
 /// the definitions between the head and the tail; and the tail.
 fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
@@ -337,7 +324,7 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
     };
     let head_room = room - tail_room - defs_room - middle_room;
 
-    let tail = tail_lines(window.last_chars(), tail_room);
+    let tail = gapped::tail_lines(window.last_chars(), tail_room);
     let first_tail = totals.lines + 1 - count_lines(tail);
 
     let head = &planner.head;
