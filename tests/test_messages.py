@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import shapeclip
 from conversations import FORMATS, RENDER, Conversation, conversations
 from readers import exempt_by_default, get, results, text_chars
-from shapeclip import Budget, Digest, Store, budget_for, compress_messages
+from shapeclip import Budget, Digest, Store, budget_for, compress_messages, microcompact
 from shapeclip.messages import MIN_SHARE
 
 formats = st.sampled_from(FORMATS)
@@ -280,3 +280,63 @@ def test_blocks_joined_into_one_pass_their_other_keys_to_it() -> None:
     content = compress_messages(messages, budget=Budget(4_000, 16_000)).messages[1]["content"][0]["content"]
     assert len(content) == 2 and content[1] == image
     assert content[0]["cache_control"] == {"type": "ephemeral"} and len(content[0]["text"]) <= 4_000
+
+
+def _shell_turn(stdout: str, stderr: str = "") -> list[dict[str, Any]]:
+    """A Responses history with one `shell_call` and its `shell_call_output`, as the API takes them."""
+    action = {"commands": ["python -m pytest -q"], "timeout_ms": 60_000}
+    entry = {"stdout": stdout, "stderr": stderr, "outcome": {"type": "exit", "exit_code": 1}}
+    return [
+        {"role": "user", "content": "run the tests"},
+        {"type": "shell_call", "call_id": "sh1", "action": action, "status": "completed"},
+        {"type": "shell_call_output", "call_id": "sh1", "output": [entry], "max_output_length": 100_000},
+    ]
+
+
+def test_a_responses_shell_calls_streams_are_compressed_and_its_outcome_kept() -> None:
+    from openai.types.responses.response_input_item_param import ShellCallOutput
+    from pydantic import TypeAdapter
+
+    log = "".join(f"tests/test_m{i}.py ........ [{i % 100}%]\n" for i in range(2000))
+    log += "FAILED tests/test_m7.py::test_parse - ValueError: x\n1 failed, 2000 passed in 9.1s\n"
+    messages = _shell_turn(log, stderr="warning: slow\n")
+    out, report = compress_messages(messages, budget=2000)
+    (result,) = report.results
+    assert (result.tool, result.action, result.shape) == ("shell", "compressed", "log")
+    (entry,) = out[2]["output"]
+    assert len(entry["stdout"]) <= 2000 and "1 failed, 2000 passed" in entry["stdout"]
+    assert entry["stderr"] == "warning: slow\n" and entry["outcome"] == {"type": "exit", "exit_code": 1}
+    assert out[2]["max_output_length"] == 100_000 and out[1] is messages[1]
+    TypeAdapter(ShellCallOutput).validate_python(out[2])
+
+
+def test_a_local_shell_call_is_paired_by_call_id_or_id_and_read_by_its_command() -> None:
+    source = "".join(f"def handler_{i}(event):\n    return route(event, {i})\n\n" for i in range(600))
+    call = {
+        "type": "local_shell_call",
+        "id": "lsh_1",
+        "call_id": "call_1",
+        "action": {"type": "exec", "command": ["bash", "-lc", "cat app/handlers.py"], "env": {}},
+        "status": "completed",
+    }
+    for pairing in ({"call_id": "call_1"}, {"id": "call_1"}):
+        output = {"type": "local_shell_call_output", **pairing, "output": source}
+        out, report = compress_messages([call, output], budget=2000)
+        (result,) = report.results
+        assert (result.tool, result.shape) == ("local_shell", "read"), pairing
+        assert out[1]["output"].startswith("def handler_0(event):") and len(out[1]["output"]) <= 2000
+
+
+def test_microcompact_clears_a_shell_call_output_and_keeps_each_entrys_outcome() -> None:
+    messages = _shell_turn("ok\n" * 3000, stderr="warning\n" * 100)
+    first = dict(messages[2])
+    first["output"] = [*messages[2]["output"], {"stdout": "x", "stderr": "", "outcome": {"type": "timeout"}}]
+    later = _shell_turn("done\n")
+    later[1] = {**later[1], "call_id": "sh2"}
+    later[2] = {**later[2], "call_id": "sh2"}
+    cleared = microcompact([*messages[:2], first, *later], keep_last=1).messages
+    entries = cleared[2]["output"]
+    assert [e["outcome"] for e in entries] == [{"type": "exit", "exit_code": 1}, {"type": "timeout"}]
+    assert "shell" in entries[0]["stdout"] and len(entries[0]["stdout"]) < 200
+    assert [entries[0]["stderr"], entries[1]["stdout"], entries[1]["stderr"]] == ["", "", ""]
+    assert cleared[5] is later[2]

@@ -66,7 +66,10 @@ WEB = Profile("web", head=0.7, tail=0.2)
 
 TOOL_PROFILES: dict[str, Profile] = {
     **dict.fromkeys(
-        ["bash", "sh", "shell", "terminal", "run_command", "exec", "execute", "command", "run_terminal_cmd"],
+        [
+            *("bash", "sh", "shell", "local_shell", "terminal", "run_command", "exec", "execute", "command"),
+            "run_terminal_cmd",
+        ],
         SHELL,
     ),
     **dict.fromkeys(["read_file", "read", "cat", "view", "open_file", "file_read", "view_file"], FILE_READ),

@@ -54,14 +54,30 @@ def arguments_of(call: Any) -> Any:
     return field(call, "input") if arguments is None else arguments
 
 
+#: What a shell tool's output entry captured (OpenAI Responses `shell_call_output`, one entry
+#: per command run), in the order each entry gives it.
+STREAMS = ("stdout", "stderr")
+
+
 def text_pieces(content: Any) -> tuple[str, ...]:
     """The text of a tool result's content: the string itself, or the text of each text part in
-    order. Images, files and other parts have none."""
+    order, or each shell output entry's streams in turn. Images, files and other parts have
+    none."""
     if isinstance(content, str):
         return (content,)
     if not isinstance(content, (list, tuple)):
         return ()
-    return tuple(part_text for part in content if (part_text := _part_text(part)) is not None)
+    pieces: list[str] = []
+    for part in content:
+        if _is_shell_entry(part):
+            pieces.extend(field(part, stream) for stream in STREAMS)
+        elif (part_text := _part_text(part)) is not None:
+            pieces.append(part_text)
+    return tuple(pieces)
+
+
+def _is_shell_entry(part: Any) -> bool:
+    return field(part, "type") is None and all(isinstance(field(part, stream), str) for stream in STREAMS)
 
 
 def _part_text(part: Any) -> str | None:
@@ -74,13 +90,20 @@ def with_pieces(content: Any, pieces: Sequence[str]) -> Any:
     order; a text part left without one (the pieces were joined) is dropped, and the part that
     holds the joined text takes over the keys of the dropped ones that it lacks (a prompt-cache
     breakpoint, `cache_control`, on the last block, say). A part whose text is unchanged stays
-    the same object, and every other part stays where it was."""
+    the same object, and every other part stays where it was. A shell output entry is never
+    dropped, as its outcome (the command's exit status) is no text: a stream left without a
+    piece is emptied."""
     if isinstance(content, str):
         return pieces[0]
     replacements = iter(pieces)
     parts: list[Any] = []
     last_text, carried = None, {}
     for part in content:
+        if _is_shell_entry(part):
+            streams = {stream: next(replacements, "") for stream in STREAMS}
+            changes = {stream: text for stream, text in streams.items() if text != field(part, stream)}
+            parts.append(updated(part, changes) if changes else part)
+            continue
         old = _part_text(part)
         new = old if old is None else next(replacements, None)
         if old is not None and new is None:
@@ -121,7 +144,8 @@ def strings_in(arguments: Any) -> Iterator[str]:
 
 def command_in(arguments: Any) -> str | None:
     """The command line a shell call ran: its `command` (or `cmd`) argument, a string or an argv
-    (Codex's `["bash", "-lc", "..."]`, quoted back into one line); None when it has none."""
+    (Codex's `["bash", "-lc", "..."]`, quoted back into one line), or its one `commands` line;
+    None when it has none."""
     if isinstance(arguments, str):
         try:
             arguments = parse(arguments)
@@ -135,6 +159,11 @@ def command_in(arguments: Any) -> str | None:
             return value
         if isinstance(value, list) and value and all(isinstance(word, str) for word in value):
             return shlex.join(value)
+    # A shell tool's list of command lines (OpenAI Responses `shell_call`): one of them is the
+    # command; of several, the output is no one command's.
+    commands = arguments.get("commands")
+    if isinstance(commands, list) and len(commands) == 1 and isinstance(commands[0], str):
+        return commands[0]
     return None
 
 

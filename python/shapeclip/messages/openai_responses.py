@@ -1,6 +1,10 @@
 """OpenAI Responses input items: a `function_call` item per call, a `function_call_output` item
 per result naming its call by `call_id`, and `reasoning` items (custom tools' `custom_tool_call`
-and `custom_tool_call_output` work the same way).
+and `custom_tool_call_output` work the same way). The shell tools' calls carry their command in
+an `action` instead of arguments: `local_shell_call` an argv, whose `local_shell_call_output`
+is a string (naming its call by `call_id`, as the OpenAI Agents SDK sends it, or by `id`, as
+the API reference has it); `shell_call` a list of command lines, whose `shell_call_output`
+holds one entry per command, each with its `stdout`, `stderr` and outcome.
 
 Items are flat, so a tool turn is read as a run of items the model produced together:
 reasoning, assistant messages and calls, up to the next item that is not the model's (a result,
@@ -18,8 +22,28 @@ from typing import Any
 from .conversation import Clearing, Transcript, TranscriptBuilder
 from .items import arguments_of, field, updated, with_pieces
 
-CALL_TYPES = frozenset({"function_call", "custom_tool_call"})
-OUTPUT_TYPES = frozenset({"function_call_output", "custom_tool_call_output"})
+#: The shell tools' call types, and the tool each is (the name their calls do not carry).
+SHELL_CALLS = {"local_shell_call": "local_shell", "shell_call": "shell"}
+CALL_TYPES = frozenset({"function_call", "custom_tool_call", *SHELL_CALLS})
+OUTPUT_TYPES = frozenset(
+    {"function_call_output", "custom_tool_call_output", "local_shell_call_output", "shell_call_output"}
+)
+
+
+def _call_of(item: Any) -> tuple[Any, Any, Any]:
+    """A call item's id, tool name and arguments (a shell call's `action`)."""
+    kind = field(item, "type")
+    if kind in SHELL_CALLS:
+        return field(item, "call_id"), SHELL_CALLS[kind], field(item, "action")
+    return field(item, "call_id"), field(item, "name"), arguments_of(item)
+
+
+def _call_id(item: Any) -> Any:
+    """The id of the call an item is or answers."""
+    call_id = field(item, "call_id")
+    if call_id is None and field(item, "type") == "local_shell_call_output":
+        return field(item, "id")
+    return call_id
 
 
 def _is_model_item(item: Any) -> bool:
@@ -55,10 +79,10 @@ class OpenAIResponses:
         for run in _runs(messages):
             made = [(i, messages[i]) for i in run if field(messages[i], "type") in CALL_TYPES]
             if made:
-                found.turn(run.start, [(i, field(c, "call_id"), field(c, "name"), arguments_of(c)) for i, c in made])
+                found.turn(run.start, [(i, *_call_of(c)) for i, c in made])
         for index, item in enumerate(messages):
             if field(item, "type") in OUTPUT_TYPES:
-                found.result(index, None, field(item, "call_id"), field(item, "output"))
+                found.result(index, None, _call_id(item), field(item, "output"))
         return found.transcript()
 
     def with_results(self, item: Any, pieces: Mapping[int | None, Sequence[str]]) -> Any:
@@ -81,12 +105,16 @@ class OpenAIResponses:
         cleared = []
         for item in items:
             kind = field(item, "type")
-            if field(item, "call_id") not in clearing.call_ids or (kind not in CALL_TYPES and kind not in OUTPUT_TYPES):
+            if _call_id(item) not in clearing.call_ids or (kind not in CALL_TYPES and kind not in OUTPUT_TYPES):
                 cleared.append(item)
             elif clearing.placeholders is None:
                 cleared.append(None)
+            elif kind == "shell_call_output":
+                # Its entries stay, with their outcomes: the placeholder takes the first's text.
+                placeholder = [clearing.placeholders[_call_id(item)]]
+                cleared.append(updated(item, {"output": with_pieces(field(item, "output"), placeholder)}))
             elif kind in OUTPUT_TYPES:
-                cleared.append(updated(item, {"output": clearing.placeholders[field(item, "call_id")]}))
+                cleared.append(updated(item, {"output": clearing.placeholders[_call_id(item)]}))
             else:
                 cleared.append(item)
         return cleared
