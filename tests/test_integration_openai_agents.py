@@ -1,5 +1,6 @@
 """An OpenAI Agents SDK agent run offline: a scripted model (the SDK's `Model` interface) calls
-a function tool that returns a 200 KB log, and the test reads what the model is sent back."""
+a function tool that returns a 200 KB log, or a shell tool, and the test reads what the model
+is sent back."""
 
 from __future__ import annotations
 
@@ -7,9 +8,27 @@ import asyncio
 import json
 from typing import Any
 
-from agents import Agent, Model, ModelResponse, Runner, function_tool, set_tracing_disabled
+import pytest
+from agents import (
+    Agent,
+    LocalShellTool,
+    Model,
+    ModelResponse,
+    Runner,
+    ShellTool,
+    WebSearchTool,
+    function_tool,
+    set_tracing_disabled,
+)
+from agents.tool import ShellCallOutcome, ShellCommandOutput, ShellCommandRequest, ShellResult
 from agents.usage import Usage
-from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+from openai.types.responses import (
+    ResponseFunctionShellToolCall,
+    ResponseFunctionToolCall,
+    ResponseOutputMessage,
+    ResponseOutputText,
+)
+from openai.types.responses.response_output_item import LocalShellCall, LocalShellCallAction
 
 from hook_events import SOURCE, read_plan
 from shapeclip import compress
@@ -86,3 +105,63 @@ def test_a_file_the_shell_tool_printed_is_planned_as_a_read() -> None:
         arguments = json.dumps({"command": command})
         model, _ = run(compress_tool(bash, budget=3_000), ScriptedModel("bash", arguments))
         assert read_plan(tool_output_sent(model)) is read, command
+
+
+class ShellModel(ScriptedModel):
+    """Asks for one run of a shell tool (`call`), then answers."""
+
+    def __init__(self, call: Any) -> None:
+        super().__init__()
+        self.call = call
+
+    async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> ModelResponse:
+        if not self.inputs:
+            self.inputs.append(input)
+            return ModelResponse(output=[self.call], usage=Usage(), response_id=None)
+        return await super().get_response(system_instructions, input, *args, **kwargs)
+
+
+def shell_call(*commands: str) -> ResponseFunctionShellToolCall:
+    action = {"commands": list(commands), "timeout_ms": 1000, "max_output_length": None}
+    return ResponseFunctionShellToolCall(
+        id="sh_1", type="shell_call", call_id="call_sh", action=action, status="completed"
+    )
+
+
+def sent_item(model: ScriptedModel, kind: str) -> dict[str, Any]:
+    (item,) = [i for i in model.inputs[1] if isinstance(i, dict) and i.get("type") == kind]
+    return item
+
+
+def test_a_shell_tools_streams_are_compressed_and_their_outcomes_kept() -> None:
+    def executor(request: ShellCommandRequest) -> ShellResult:
+        assert request.data.action.commands == ["make"]
+        outcome = ShellCallOutcome(type="exit", exit_code=2)
+        return ShellResult(output=[ShellCommandOutput(stdout=LOG, stderr="make: *** [all] Error 2\n", outcome=outcome)])
+
+    tool = compress_tool(ShellTool(executor=executor, needs_approval=False), budget=8_000)
+    model, _ = run(tool, ShellModel(shell_call("make")))
+    (entry,) = sent_item(model, "shell_call_output")["output"]
+    assert entry["stderr"] == "make: *** [all] Error 2\n" and entry["outcome"] == {"type": "exit", "exit_code": 2}
+    assert len(entry["stdout"]) + len(entry["stderr"]) <= 8_000 and "error: linker failed" in entry["stdout"]
+    assert entry["stdout"] == compress(LOG, "shell", 8_000 - len(entry["stderr"]), command="make")
+
+
+def test_a_shell_tools_text_and_a_local_shells_are_planned_by_their_command() -> None:
+    tool = compress_tool(ShellTool(executor=lambda request: SOURCE), budget=3_000)
+    model, _ = run(tool, ShellModel(shell_call("cat steps.py")))
+    (entry,) = sent_item(model, "shell_call_output")["output"]
+    assert read_plan(entry["stdout"]) is True
+
+    action = LocalShellCallAction(type="exec", command=["bash", "-lc", "cat steps.py"], env={})
+    call = LocalShellCall(id="ls_1", type="local_shell_call", call_id="call_ls", action=action, status="completed")
+    model, _ = run(compress_tool(LocalShellTool(executor=lambda request: SOURCE), budget=3_000), ShellModel(call))
+    output = sent_item(model, "local_shell_call_output")["output"]
+    assert len(output) <= 3_000 and read_plan(output) is True
+
+
+def test_a_hosted_shell_or_another_kind_of_tool_is_a_clear_error() -> None:
+    with pytest.raises(TypeError, match="hosted container"):
+        compress_tool(ShellTool(environment={"type": "container_auto"}))
+    with pytest.raises(TypeError, match="FunctionTool, ShellTool or LocalShellTool"):
+        compress_tool(WebSearchTool())  # type: ignore[call-overload]
