@@ -198,3 +198,15 @@ def test_show_reads_grep_as_a_string_with_fixed_and_disarms_look_alike_markers(t
     assert text_of(found) == "1:app/(auth)/login/page.tsx: ok\n"
     assert text_of(call(path, "show", id=entry_id, first=2, last=2)) == "(shapeclip: lines 1-9 not shown]\n"
     assert text_of(call(path, "show", id=entry_id, grep=r"^\[shapeclip")) == "2:(shapeclip: lines 1-9 not shown]\n"
+
+
+def test_show_prints_what_shapeclip_show_prints_at_a_ranges_edge_and_for_bytes_not_utf8(
+    stored: tuple[Path, str], tmp_path: Path
+) -> None:
+    # The rows grep prints of the whole output, of the lines asked: 51 is context of 50's match.
+    path, entry_id = stored
+    assert text_of(call(path, "show", id=entry_id, grep="error", first=51, last=60, context=1)) == "51-line 51\n"
+    store = tmp_path / "bytes"
+    entry_id = Store(store).put(b"plain\n\xff\xfe bytes that are not UTF-8\nsplit \xe2\x82 euro\n").id
+    assert text_of(call(store, "show", id=entry_id, grep="bytes")) == "2:\ufffd\ufffd bytes that are not UTF-8\n"
+    assert text_of(call(store, "show", id=entry_id, first=3)) == "split \ufffd euro\n"

@@ -18,16 +18,13 @@ the `mcp` extra). The command line imports this module only for `shapeclip mcp`.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import re
 import signal
 import subprocess
-import sys
 import threading
 import time
-from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Annotated
 
 import anyio.to_thread
@@ -38,7 +35,7 @@ from . import savings
 from .api import Compressor
 from .cli_input import CHUNK_BYTES, Interrupts, read_to_end
 from .defaults import DEFAULT_BUDGET
-from .lookalike import disarm
+from .show_rows import Piece, grep_rows, line_rows
 from .store import Refused, Store
 
 #: Characters a `show` answer has unless the call says otherwise: a look, not a read.
@@ -233,41 +230,15 @@ def _gave_back(store: Store, prefix: str, text: str) -> None:
 def _rows(
     store: Store, entry_id: str, first: int, last: int | None, pattern: re.Pattern[str] | None, context: int
 ) -> Iterator[str]:
-    """The selected lines, as stored (numbered from 1, split at `\\n` only, as the markers
-    number them) but for look-alike markers' brackets, or with `pattern` as `grep -n -C
-    context` prints them."""
+    """What `shapeclip show` prints for these lines: the lines as stored (numbered from 1, split
+    at `\\n` only, as the markers number them) but for look-alike markers' brackets, or with
+    `pattern` the rows `grep -n -C context` prints. A byte that is not UTF-8 becomes U+FFFD:
+    an answer is JSON text, which holds no undecodable byte."""
     with store.opened(entry_id) as (_, file):
-        # A line number past any file's end reads to the end (islice takes no larger one).
-        chosen = itertools.islice(
-            enumerate(file, 1), min(first - 1, sys.maxsize), min(last or sys.maxsize, sys.maxsize)
-        )
-        lines = ((number, raw.decode("utf-8", "replace")) for number, raw in chosen)
-        # Disarmed as `shapeclip show` does, once matched: every marker in the answer is shapeclip's own.
-        if pattern is None:
-            yield from (disarm(line) for _, line in lines)
-        else:
-            yield from _grep(lines, pattern, context)
-
-
-def _grep(lines: Iterable[tuple[int, str]], pattern: re.Pattern[str], context: int) -> Iterator[str]:
-    """`N:line` for a match, `N-line` for the `context` lines around one, and `--` between
-    groups that do not touch when there is context, as `grep -n -C` prints them."""
-    before: deque[tuple[int, str]] = deque(maxlen=context)
-    shown = after = 0
-    for number, line in lines:
-        text = line.rstrip("\n")
-        matched = pattern.search(text) is not None
-        if not matched and after == 0:
-            before.append((number, text))
-            continue
-        held = [*before, (number, text)] if matched else [(number, text)]
-        before.clear()
-        for n, row in held:
-            if context and shown and n > shown + 1:
-                yield "--\n"
-            yield f"{n}{':' if n == number and matched else '-'}{disarm(row)}\n"
-            shown = n
-        after = context if matched else after - 1
+        rows = line_rows(file, first, last) if pattern is None else grep_rows(file, first, last, pattern, context)
+        for row in rows:
+            text = Piece.whole(row).text()
+            yield text if text.isascii() else text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _compressed(
