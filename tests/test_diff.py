@@ -1,7 +1,7 @@
 """The diff planner from Python, on generated unified diffs (`git diff` and `git log -p` forms,
 removed lines that start with `--` and `++`, files without a newline at the end): whatever the
 budget, a diff plan names every changed file (or counts those it cannot name), keeps every hunk
-header while the headers fit, keeps hunk bodies whole or not at all, shows exactly the input's
+header while the headers fit, keeps each run of changed or context lines whole or not at all, shows exactly the input's
 lines outside its omitted ranges with gaps that count what they hide, stays within the budget,
 and is the same however the output is streamed."""
 
@@ -44,19 +44,52 @@ def diffs(draw: st.DrawFn) -> str:
     return "".join(out)
 
 
+def runs(text: str) -> list[range]:
+    """The line numbers of each run of changed lines (`+`, `-`) and of context lines in the hunk
+    bodies of `text`, a diff as `diffs` makes it (no hunk is cut short)."""
+    found: list[range] = []
+    old = new = 0
+    kind = None
+    for no, line in enumerate(text.splitlines(), 1):
+        if old + new == 0:
+            counts = re.match(r"@@ -\d+,(\d+) \+\d+,(\d+) @@", line)
+            if counts:
+                old, new, kind = int(counts[1]), int(counts[2]), None
+            continue
+        changes = line[:1] in ("+", "-")
+        if changes == kind:
+            found[-1] = range(found[-1].start, no + 1)
+        else:
+            found.append(range(no, no + 1))
+            kind = changes
+        old -= line[:1] != "+"
+        new -= line[:1] != "-"
+    return found
+
+
 @given(text=diffs(), budget=st.integers(400, 6000))
-def test_a_diff_plan_names_every_file_and_keeps_hunks_whole(text: str, budget: int) -> None:
+def test_a_diff_plan_names_every_file_and_keeps_runs_of_a_hunk_whole(text: str, budget: int) -> None:
     result = shapeclip.compress_detailed(text, "bash", budget)
     assert len(result.text) <= budget
     if result.shape != "diff":
         return
-    out = result.text
-    # A hunk's body is shown whole or replaced by one marker: never cut inside.
-    for hunk in re.split(r"(?m)^(?=@@ |diff --git )", text):
-        if hunk.startswith("@@ ") and hunk.split("\n", 1)[0] + "\n" in out:
-            header, body = hunk.split("\n", 1)
-            after = out.split(header + "\n", 1)[1]
-            assert after.startswith(body) or after.startswith("["), (hunk, after[:200])
+    # A run of changed lines, or of context, is shown whole or replaced by a marker: never cut.
+    omitted = [range(a, b + 1) for a, b in result.omitted_ranges]
+    for run in runs(text):
+        hidden = sum(any(no in gap for gap in omitted) for no in run)
+        assert hidden in (0, len(run)), (run, result.omitted_ranges)
+
+
+def test_the_changed_lines_of_every_hunk_come_before_their_context() -> None:
+    context = "".join(f"     unchanged line {i} of the function around the change\n" for i in range(12))
+    text = "diff --git a/app.py b/app.py\nindex 1..2 100644\n--- a/app.py\n+++ b/app.py\n"
+    for h in range(6):
+        header = f"@@ -{1 + 40 * h},25 +{1 + 40 * h},25 @@ def f{h}():\n"
+        text += f"{header}{context}-    old_{h}()\n+    new_{h}()\n{context}"
+    result = shapeclip.compress_detailed(text, "bash", 2000)
+    assert result.shape == "diff" and len(result.text) <= 2000
+    for h in range(6):
+        assert f"-    old_{h}()\n+    new_{h}()\n" in result.text, result.text
 
 
 MARKER = re.compile(r"^\[(?:lines? \d|shapeclip: |[\d,]+ lines in )")

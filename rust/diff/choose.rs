@@ -26,6 +26,11 @@ pub enum Item {
         text: Option<String>,
         chars: u64,
         counts: Counts,
+        /// Whether its lines are changes (`+`, `-`) rather than context: a body is read as
+        /// runs of one or the other.
+        changes: bool,
+        /// Whether it is the first run of its hunk's body, just after the hunk's header.
+        opens_hunk: bool,
     },
     /// Lines read after the headers passed the bound on what is kept, which no plan shows:
     /// only what they hold is kept.
@@ -129,25 +134,54 @@ impl Chooser<'_> {
             .collect()
     }
 
-    /// Shows each hunk body whose header is shown, first to last, each that fits.
+    /// Shows the bodies of the hunks whose headers are shown: first their runs of changed
+    /// lines, first to last, each that fits, then the runs of context around them. An agent
+    /// reads a diff for what changed; the hunk header already says where.
     fn fill_bodies(&self, shown: &mut [bool], mut used: u64, budget: u64) {
-        for i in 1..self.items.len() {
-            if shown[i] || !shown[i - 1] {
-                continue;
+        let n = self.items.len();
+        let mut open = vec![false; n];
+        for i in 0..n {
+            if let Item::Body { opens_hunk, .. } = self.items[i] {
+                open[i] = if opens_hunk {
+                    i > 0 && shown[i - 1]
+                } else {
+                    open[i - 1]
+                };
             }
-            let (Item::Body { .. }, Some(chars)) = (&self.items[i], self.items[i].shown_chars())
-            else {
-                continue;
-            };
-            let hi = (i..self.items.len())
-                .take_while(|&j| !shown[j])
-                .last()
-                .unwrap_or(i);
-            let after = if hi > i { self.gap_len(i + 1, hi) } else { 0 };
-            let then = used - self.gap_len(i, hi) + chars + after;
-            if then <= budget {
-                shown[i] = true;
-                used = then;
+        }
+        for pass in [true, false] {
+            // The last hidden item of the hidden run from each hidden item on.
+            let mut hidden_to = vec![0; n];
+            for i in (0..n).rev() {
+                hidden_to[i] = if i + 1 < n && !shown[i + 1] {
+                    hidden_to[i + 1]
+                } else {
+                    i
+                };
+            }
+            let mut lo = 0;
+            for i in 0..n {
+                if shown[i] {
+                    lo = i + 1;
+                    continue;
+                }
+                let (Item::Body { changes, .. }, Some(chars)) =
+                    (&self.items[i], self.items[i].shown_chars())
+                else {
+                    continue;
+                };
+                if *changes != pass || !open[i] {
+                    continue;
+                }
+                let hi = hidden_to[i];
+                let before = if lo < i { self.gap_len(lo, i - 1) } else { 0 };
+                let after = if hi > i { self.gap_len(i + 1, hi) } else { 0 };
+                let then = used - self.gap_len(lo, hi) + before + chars + after;
+                if then <= budget {
+                    shown[i] = true;
+                    used = then;
+                    lo = i + 1;
+                }
             }
         }
     }
@@ -209,7 +243,8 @@ impl Chooser<'_> {
 }
 
 /// The plan of a diff's `items` within `frame`'s budget: every header if they fit (2, 3: less
-/// what other lines already say), and whole hunk bodies, first to last, each that fits; else
+/// what other lines already say), and the hunks' changed lines, then their context, each run
+/// that fits, first to last; else
 /// the names of every commit and file (4: with each commit's subject, 5: without) with what
 /// each holds counted in the gap after it, and then each file's hunk headers and hunks back,
 /// in order, each that fits; else the names and subjects from the first on, as many as fit,

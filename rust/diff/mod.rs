@@ -1,14 +1,14 @@
 //! The diff planner: a unified diff (`git diff`, `git show`, `git log -p`, `diff -u`) that does
 //! not fit stays a patch an agent can read: every file header and hunk header is kept, and
-//! whole hunks in order while they fit.
+//! the changed lines before the context around them.
 //!
 //! An agent reads a diff to learn which files changed and where, then which lines. A blind cut
 //! loses the headers that say where the kept lines belong (`diff --git`, `---`/`+++`, `@@`),
 //! and what it keeps is no longer a patch. This planner keeps every line outside a hunk's body
 //! (file headers, hunk headers with their exact line ranges and counts, commit headers and
-//! messages of `git log -p`, binary and rename notes), then shows hunk bodies whole, first to
-//! last, each that fits in what is left; a body it cannot show is one exact gap
-//! ([`crate::gapped`]). A hunk's end is found from its header's counts, so a removed line that
+//! messages of `git log -p`, binary and rename notes), then the hunks' runs of changed lines
+//! (`+`, `-`), first to last, each that fits in what is left, then the runs of context around
+//! them; a run it cannot show is one exact gap ([`crate::gapped`]). A hunk's end is found from its header's counts, so a removed line that
 //! starts with `--` is never taken for a file header.
 
 mod choose;
@@ -26,7 +26,7 @@ use kind::{Counts, Reader};
 const MIN_BUDGET: u64 = 400;
 
 /// Watches an output for a unified diff, keeping its headers (up to four times the room) and
-/// its hunk bodies (up to twice the room).
+/// its hunk bodies (their changed lines up to twice the room, and their context as much).
 ///
 /// Past four times the room no plan shows every header, so from there on only the names (and
 /// subjects) that could still all fit in the room are kept, and every other line is counted,
@@ -43,8 +43,9 @@ pub struct DiffPlanner {
     /// is within the room, step 5 (names) or 4 (names and subjects) may still fit.
     names: u64,
     names_and_subjects: u64,
-    /// Characters of the hunk bodies kept; none after twice the room.
-    stored: u64,
+    /// Characters kept of the hunk bodies' context lines, and of their changed lines: of
+    /// each, none after twice the room, so that context never crowds out changes.
+    stored: [u64; 2],
     /// Old and new lines the open hunk still has to show.
     open: Option<(u64, u64)>,
     hunks: u64,
@@ -194,16 +195,38 @@ impl DiffPlanner {
             self.count(no, line);
             return;
         }
-        let fits = self.stored + chars <= self.room.saturating_mul(2);
-        if let Some(Item::Body {
-            last,
-            text: body,
-            chars: total,
-            counts,
-            ..
-        }) = self.items.last_mut()
-        {
-            if *last + 1 == no {
+        // `\ No newline at end of file` belongs to the line before it.
+        let changes = match text.as_bytes().first() {
+            Some(b'+' | b'-') => Some(true),
+            Some(b'\\') => None,
+            _ => Some(false),
+        };
+        let run = match self.items.last() {
+            Some(Item::Body {
+                last,
+                changes: run_changes,
+                ..
+            }) if *last + 1 == no => Some(*run_changes),
+            _ => None,
+        };
+        let joins = run.is_some_and(|r| changes.is_none_or(|c| c == r));
+        let kind = if joins {
+            run.unwrap_or(false)
+        } else {
+            changes.unwrap_or(false)
+        };
+        let stored = &mut self.stored[usize::from(kind)];
+        let fits = *stored + chars <= self.room.saturating_mul(2);
+        *stored += if fits { chars } else { 0 };
+        if joins {
+            if let Some(Item::Body {
+                last,
+                text: body,
+                chars: total,
+                counts,
+                ..
+            }) = self.items.last_mut()
+            {
                 *last = no;
                 *total += chars;
                 *counts = *counts + line;
@@ -211,21 +234,20 @@ impl DiffPlanner {
                     Some(body) if fits => {
                         body.push_str(text);
                         body.push('\n');
-                        self.stored += chars;
                     }
                     _ => *body = None,
                 }
-                return;
             }
+            return;
         }
-        let body = fits.then(|| format!("{text}\n"));
-        self.stored += if fits { chars } else { 0 };
         self.items.push(Item::Body {
             first: no,
             last: no,
-            text: body,
+            text: fits.then(|| format!("{text}\n")),
             chars,
             counts: line,
+            changes: kind,
+            opens_hunk: run.is_none(),
         });
     }
 }
@@ -247,7 +269,7 @@ impl Planner for DiffPlanner {
             headers: 0,
             names: 0,
             names_and_subjects: 0,
-            stored: 0,
+            stored: [0, 0],
             open: None,
             hunks: 0,
             file_headers: 0,
