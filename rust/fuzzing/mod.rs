@@ -221,7 +221,12 @@ fn prefilter_contract(text: &str) {
             expected.push((i as u64, class));
         }
     }
-    let found: Vec<(u64, Class)> = pre.look(text).iter().map(|c| (c.line, c.class)).collect();
+    let found: Vec<(u64, Class)> = pre
+        .look(text)
+        .candidates
+        .iter()
+        .map(|c| (c.line, c.class))
+        .collect();
     assert_eq!(found, expected, "the look's candidates");
 }
 

@@ -18,7 +18,7 @@ pub mod planning;
 pub mod reading;
 
 use reading::pass::Pass;
-use reading::prefilter::{Candidate, Prefilter};
+use reading::prefilter::{Looked, Prefilter};
 
 use crate::plan::Plan;
 use crate::planner::{Context, Planner};
@@ -84,7 +84,7 @@ impl Sink for LogPlanner {
         self.pass.lookahead()
     }
 
-    fn block(&mut self, block: &Block<'_>, found: Vec<Candidate>) {
+    fn block(&mut self, block: &Block<'_>, found: Looked) {
         self.pass.block(block, found);
     }
 }

@@ -432,18 +432,16 @@ fn errors_that_are_lines_of_code_make_no_log() {
     assert!(out.contains("ValueError: 3"), "{out}");
 }
 
-/// pytest prints each frame's place (`PATH:N: in NAME`) above the error line, where no
-/// block's trace reads: the places in the project's code are shown before the quoted source
-/// around them.
-#[test]
-fn pytest_frame_places_in_the_projects_code_are_shown() {
+/// The start of a pytest run that fails: `passed` lines of dots, then the failure of
+/// `test_parse` up to its first frame's place.
+fn pytest_failure_start(passed: usize) -> String {
     let mut log = String::from(
         "============================= test session starts ==============================\n",
     );
-    for i in 0..20 {
+    for i in 0..passed {
         writeln!(
             log,
-            "tests/test_m{i}.py ........                    [ {i}%]"
+            "tests/test_m{i:02}.py ..........................................   [ {i}%]"
         )
         .expect("writing to a String");
     }
@@ -454,6 +452,15 @@ fn pytest_frame_places_in_the_projects_code_are_shown() {
         "_________________________________ test_parse _________________________________\n\n",
     );
     log.push_str("    def test_parse():\n>       parse(\"x\")\n\ntests/test_parse.py:3: \n");
+    log
+}
+
+/// pytest prints each frame's place (`PATH:N: in NAME`) above the error line, where no
+/// block's trace reads: the places in the project's code are shown before the quoted source
+/// around them.
+#[test]
+fn pytest_frame_places_in_the_projects_code_are_shown() {
+    let mut log = pytest_failure_start(20);
     for (path, name) in [("pkg/parse.py:40", "parse"), ("pkg/lex.py:12", "tokens")] {
         writeln!(log, "{path}: in {name}").expect("writing to a String");
         for j in 0..16 {
@@ -481,4 +488,46 @@ fn pytest_frame_places_in_the_projects_code_are_shown() {
         "{out}"
     );
     assert!(out.contains("\npkg/lex.py:12: in tokens\n"), "{out}");
+}
+
+/// A frame place far from both ends, where neither the head nor the tail shows it, is shown
+/// all the same, and read alike however the output streams in.
+#[test]
+fn a_frame_place_in_the_middle_of_a_long_failure_is_shown() {
+    let mut log = pytest_failure_start(50);
+    log.push_str("pkg/parse.py:40: in parse\n    return tokens(text)\n");
+    log.push_str("/usr/lib/python3/site-packages/lexer/core.py:9: in tokens\n");
+    for j in 0..40 {
+        writeln!(
+            log,
+            "    # line {j} of the library's own function, quoted by pytest here"
+        )
+        .expect("writing to a String");
+    }
+    log.push_str(">       raise ValueError(value)\nE       ValueError: x\n\n/usr/lib/python3/site-packages/lexer/core.py:60: ValueError\n");
+    log.push_str(
+        "=============================== warnings summary ===============================\n",
+    );
+    for k in 0..40 {
+        writeln!(log, "tests/test_m{k:02}.py::test_case\n  /app/pkg/old.py:{k}: DeprecationWarning: call new() instead")
+            .expect("writing to a String");
+    }
+    log.push_str("FAILED tests/test_parse.py::test_parse - ValueError: x\n");
+    log.push_str("============================== 1 failed, 499 passed in 0.50s ===============================\n");
+    let place = "\npkg/parse.py:40: in parse\n";
+    let at = log.find(place).expect("the place is in the log");
+    assert!(
+        at > 2000 && log.len() - at > 2000,
+        "the place is in neither window"
+    );
+    let (out, shape) = compress(log.as_bytes(), 2000, 1 << 16);
+    assert_eq!(shape, Shape::Log);
+    assert!(out.contains(place), "{out}");
+    for chunk in [7, 4096] {
+        assert_eq!(
+            compress(log.as_bytes(), 2000, chunk).0,
+            out,
+            "chunks of {chunk}"
+        );
+    }
 }

@@ -8,14 +8,7 @@
 //! `File "PATH", line N, in F` with the source line under it, Java's (and the JVM languages')
 //! `at PACKAGE.Class.method(File.java:N)`, and JavaScript's `at f (PATH:N:M)`.
 
-/// Path parts of a Python frame in installed packages or the standard library.
-const PYTHON_LIBRARY: &[&str] = &[
-    "/site-packages/",
-    "/dist-packages/",
-    "/lib/python2",
-    "/lib/python3",
-    "/lib64/python3",
-];
+use crate::log::reading::place::PYTHON_LIBRARY;
 
 /// Package prefixes of JVM frames in the platform, the test frameworks and the build tools.
 const JVM_LIBRARY: &[&str] = &[
@@ -36,29 +29,6 @@ const JVM_LIBRARY: &[&str] = &[
 
 /// Path parts of a JavaScript frame in the runtime or installed packages.
 const JS_LIBRARY: &[&str] = &["(node:", "(internal/", "/node_modules/", " node:internal/"];
-
-/// Whether `line` is the place pytest prints for a frame of a failure's traceback, `PATH:N: in
-/// NAME` (`xarray/core/merge.py:465: in merge_data_and_coords`), in the project's own code:
-/// the file and line an agent opens next. Frames in installed packages or the standard
-/// library are not.
-#[must_use]
-pub fn is_project_place(line: &str) -> bool {
-    let Some((place, name)) = line.trim_end().split_once(": in ") else {
-        return false;
-    };
-    let Some((path, number)) = place.rsplit_once(':') else {
-        return false;
-    };
-    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '<' | '>' | '.');
-    !path.is_empty()
-        && !path.starts_with([' ', '\t'])
-        && !path.contains(' ')
-        && !number.is_empty()
-        && number.bytes().all(|b| b.is_ascii_digit())
-        && !name.is_empty()
-        && name.chars().all(word)
-        && !PYTHON_LIBRARY.iter().any(|p| path.contains(p))
-}
 
 /// What a line of a trace is, as far as library frames go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,28 +132,7 @@ fn frames(lines: &[&str]) -> Vec<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_project_place, library_lines};
-
-    #[test]
-    fn pytest_frame_places_in_the_projects_code() {
-        for line in [
-            "xarray/core/merge.py:465: in merge_data_and_coords",
-            "astropy/table/pprint.py:563: in <genexpr>",
-            "tests/test_x.py:12: in test_y  ",
-        ] {
-            assert!(is_project_place(line), "{line}");
-        }
-        for line in [
-            "/opt/conda/lib/python3.9/site-packages/numpy/core/shape_base.py:456: in stack",
-            "    xarray/core/merge.py:465: in merge_data_and_coords",
-            "astropy/units/quantity.py:1688: TypeError",
-            "E   AssertionError: 2 in [1]: in a list",
-            "see merge.py:465: in the docs",
-            "merge.py:x: in f",
-        ] {
-            assert!(!is_project_place(line), "{line}");
-        }
-    }
+    use super::library_lines;
 
     #[test]
     fn python_frames_in_packages_go_with_their_source_lines() {

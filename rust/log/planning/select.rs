@@ -64,8 +64,6 @@ const OTHER_SUMMARIES: usize = 4;
 /// Repeated lines in a row, this many or more, are left to a marker when the rest of the
 /// budget is filled (a second copy of a trace says nothing the first did not).
 const REPEAT_RUN: usize = 3;
-/// The most frame places (`PATH:N: in NAME`) shown for their own sake.
-const PLACES: usize = 12;
 
 /// The plan, or `None` when not even the last line fits.
 #[must_use]
@@ -143,13 +141,14 @@ pub fn plan(
         sel.try_add(std::slice::from_ref(*line), "");
     }
     let represented = select_warnings(&mut sel, &mut found.warnings, &long);
-    // 5. Context around the shown errors, the last first.
+    // 5. Context around the shown errors, the last first; then the places of the project's
+    // frames.
     for block in found.blocks.iter().rev() {
         if block.core().iter().any(|k| sel.shown.contains_key(&k.no)) {
             sel.try_add(&block.lines, "");
         }
     }
-    select_places(&mut sel, &tail, &head);
+    select_places(&mut sel, &found.places);
     sel.cap = None;
 
     // 6. The rest of the budget.
@@ -326,17 +325,11 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     noted
 }
 
-/// The places pytest printed for the frames of its failures' tracebacks in the project's code
-/// (`PATH:N: in NAME`), in the lines at hand (the `tail`, then the `head`), the last first:
-/// they come before the error line, where no block's trace reads, and name the code to open.
-fn select_places(sel: &mut Selection, tail: &[Kept], head: &[Kept]) {
-    let tail_start = tail.first().map_or(u64::MAX, |k| k.no);
-    let places = tail
-        .iter()
-        .rev()
-        .chain(head.iter().rev().filter(|k| k.no < tail_start))
-        .filter(|k| library::is_project_place(&k.text));
-    for place in places.take(PLACES) {
+/// The last places pytest printed for the frames of its failures' tracebacks in the project's
+/// code (`PATH:N: in NAME`), the last first: they come before the error line, where no block's
+/// trace reads, and name the code to open.
+fn select_places(sel: &mut Selection, places: &[Kept]) {
+    for place in places.iter().rev() {
         sel.try_add(std::slice::from_ref(place), "");
     }
 }

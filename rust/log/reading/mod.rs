@@ -5,7 +5,7 @@
 //! ([`classify`], on [`frame`], [`keyword`], [`summary`] and [`evidence`]), which says what kind
 //! ([`class`]) each is, as a terminal shows it ([`crate::text::ansi`]); the trace rules ([`trace`]), which say
 //! which lines after an error belong to it; whether an error line is a line of source code
-//! ([`code`]); and the stores: error blocks and summaries
+//! ([`code`]); the places pytest prints for the project's frames ([`place`]); and the stores: error blocks and summaries
 //! ([`store`]), repeated diagnostics once per template ([`dedup`]), every line kept the same way
 //! ([`keep`]). [`pass::Pass`] runs them as the planner's sink and hands over what it found.
 //!
@@ -22,6 +22,7 @@ mod keyword;
 mod marks;
 pub mod pass;
 mod patterns;
+pub mod place;
 pub mod prefilter;
 mod starts;
 pub mod store;

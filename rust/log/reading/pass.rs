@@ -18,9 +18,10 @@ use super::classify::Shown;
 use super::code;
 use super::dedup::{Dedup, Key};
 use super::keep::{
-    Scanned, keep_shown, kept_chars, lines_before, room_after, shown_chars, unfilled,
+    Scanned, keep_line, keep_shown, kept_chars, lines_before, room_after, shown_chars, unfilled,
 };
-use super::prefilter::{Candidate, Prefilter};
+use super::place::{Place, Places};
+use super::prefilter::{Candidate, Looked, Prefilter};
 use super::store::{BlockStore, ErrorBlock, Evicted, Kept, Summaries};
 use super::summary;
 use super::trace::{Absorbed, Step, Trace};
@@ -106,6 +107,7 @@ pub struct Pass {
     /// ([`code`]), at most [`CODE_CHECKED`]; and those that were not.
     checked: u64,
     events: u64,
+    places: Places,
 }
 
 /// How many block-opening error lines are looked at to see whether they are lines of code.
@@ -139,6 +141,7 @@ impl Pass {
             piece: None,
             checked: 0,
             events: 0,
+            places: Places::default(),
         }
     }
 
@@ -413,12 +416,13 @@ impl Pass {
     /// Classifies the lines of `text`, which starts at the beginning of line `first_no`;
     /// `found` holds the lines of `text` the prefilter found, their offsets and line numbers
     /// relative to `text`.
-    fn scan(&mut self, text: &str, first_no: u64, found: &[Candidate]) {
+    fn scan(&mut self, text: &str, first_no: u64, found: &[Candidate], places: &[Place]) {
         let block = Scanned { text, found };
         let bytes = text.as_bytes();
         let mut at = 0;
         let mut at_no = first_no;
         let mut next = 0;
+        let mut places = places.iter().peekable();
         // The line an ended block gave back, read once for both looks at it.
         let mut read: Option<(usize, Shown)> = None;
         while at < bytes.len() {
@@ -442,6 +446,11 @@ impl Pass {
                     _ => (Some(Class::Other), None),
                 }
             };
+            // A place is kept with the counts through it: of the lines before it, none are
+            // still to come.
+            while let Some(place) = places.next_if(|p| p.start < at || (p.start == at && at > 0)) {
+                self.keep_place(text, first_no, place);
+            }
             let end = found_line.map_or_else(
                 || memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i),
                 |c| c.end,
@@ -475,6 +484,21 @@ impl Pass {
             at = end + 1;
             at_no += 1;
         }
+        for place in places {
+            self.keep_place(text, first_no, place);
+        }
+    }
+
+    /// Keeps `place`, in `text` from line `first_no` on, with the counts so far. The block's
+    /// first line is no place: the planner classifies it itself, as no look-ahead did.
+    fn keep_place(&mut self, text: &str, first_no: u64, place: &Place) {
+        if place.start == 0 {
+            return;
+        }
+        let (raw, nl) = (&text[place.start..place.end], place.end < text.len());
+        let no = first_no + place.line;
+        let kept = keep_line(raw, no, Class::Other, nl, self.counts, self.line_keep);
+        self.places.add(kept);
     }
 
     /// Ends the pass: the open block is closed and stored, and everything kept is handed over.
@@ -498,6 +522,7 @@ impl Pass {
             line_keep: self.line_keep,
             checked: self.checked,
             events: self.events,
+            places: self.places.into_lines(),
         }
     }
 }
@@ -527,6 +552,8 @@ pub struct Found {
     /// were no line of source code: a log reports events, code names errors.
     pub checked: u64,
     pub events: u64,
+    /// The last places pytest printed for frames in the project's code, in order.
+    pub places: Vec<Kept>,
 }
 
 impl Found {
@@ -547,7 +574,11 @@ impl Sink for Pass {
         Prefilter::default()
     }
 
-    fn block(&mut self, block: &Block<'_>, found: Vec<Candidate>) {
+    fn block(&mut self, block: &Block<'_>, looked: Looked) {
+        let Looked {
+            candidates: found,
+            mut places,
+        } = looked;
         let (continuation, lines) = block.split();
         if let Some(piece) = continuation {
             // The rest of a line that came in pieces: counted, never classified again.
@@ -566,7 +597,11 @@ impl Sink for Pass {
         if text.is_empty() {
             return;
         }
-        self.scan(text, lines.no(), &found);
+        if lines.last_line().is_some_and(|last| last.open) {
+            // A line still arriving is read when it is whole, or never (a line in pieces).
+            places.retain(|p| p.end < text.len());
+        }
+        self.scan(text, lines.no(), &found, &places);
         let Some(last) = lines.last_line() else {
             return;
         };

@@ -15,6 +15,7 @@ use aho_corasick::AhoCorasick;
 use super::class::Class;
 use super::classify::{Cleaned, Plain, Shown};
 use super::patterns::AUTOMATA;
+use super::place::{self, Place};
 use crate::sink::Lookahead;
 use crate::text::count_newlines;
 
@@ -113,12 +114,35 @@ pub struct Candidate {
     pub cleaned: Option<Cleaned>,
 }
 
-impl Lookahead for Prefilter {
-    type Found = Vec<Candidate>;
+/// What the look-ahead found in a block.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Looked {
+    /// The lines that are not [`Class::Other`] (but for the block's first), in order.
+    pub candidates: Vec<Candidate>,
+    /// The places pytest printed for frames in the project's code ([`place`]) that are no
+    /// candidates, in order.
+    pub places: Vec<Place>,
+}
 
+impl Lookahead for Prefilter {
+    type Found = Looked;
+
+    fn look(&self, text: &str) -> Looked {
+        let candidates = self.candidates(text);
+        let mut places = place::find(text);
+        places.retain(|p| {
+            candidates
+                .binary_search_by_key(&p.start, |c| c.start)
+                .is_err()
+        });
+        Looked { candidates, places }
+    }
+}
+
+impl Prefilter {
     /// Every line of `text` but its first (which has no `'\n'` before it for the line-start
     /// patterns, so the planner classifies it itself) that is not [`Class::Other`], in order.
-    fn look(&self, text: &str) -> Vec<Candidate> {
+    fn candidates(&self, text: &str) -> Vec<Candidate> {
         let bytes = text.as_bytes();
         let mut found = Vec::new();
         // `from` is always at the '\n' before the line the search resumes in.
@@ -314,7 +338,7 @@ mod tests {
     fn looks_line_by_line(text: &str) {
         let pre = Prefilter::default();
         for text in [text, text.trim_end_matches('\n')] {
-            assert_eq!(pre.look(text), line_by_line(&pre, text));
+            assert_eq!(pre.candidates(text), line_by_line(&pre, text));
         }
     }
 

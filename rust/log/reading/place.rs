@@ -1,0 +1,142 @@
+//! The places pytest prints for the frames of a failure's traceback in the project's own code,
+//! `PATH:N: in NAME` (`xarray/core/merge.py:465: in merge_data_and_coords`): the files and
+//! lines an agent opens next.
+//!
+//! They stand above a failure's `E` lines, among the quoted source of each frame, where no
+//! error block's trace reads, and a long failure puts them far from its error. So the look-ahead
+//! finds them in every block ([`find`], one substring search), the pass keeps the last few
+//! ([`Places`]), and a plan shows them where its budget allows. Frames in installed packages
+//! and the standard library are not the project's, and are left out.
+
+use std::collections::VecDeque;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
+use super::store::Kept;
+use crate::text::count_newlines;
+
+/// Path parts of a Python frame in installed packages or the standard library.
+pub const PYTHON_LIBRARY: &[&str] = &[
+    "/site-packages/",
+    "/dist-packages/",
+    "/lib/python2",
+    "/lib/python3",
+    "/lib64/python3",
+];
+
+/// Places kept: the last ones, nearest to the failures a plan shows first.
+pub const KEPT: usize = 12;
+
+/// What every place holds between its line number and its name.
+static SEPARATOR: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(": in "));
+
+/// Whether `line` is the place pytest prints for a frame in the project's own code.
+#[must_use]
+pub fn is_project_place(line: &str) -> bool {
+    let Some((place, name)) = line.trim_end().split_once(": in ") else {
+        return false;
+    };
+    let Some((path, number)) = place.rsplit_once(':') else {
+        return false;
+    };
+    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '<' | '>' | '.');
+    !path.is_empty()
+        && !path.starts_with([' ', '\t'])
+        && !path.contains(' ')
+        && !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && !name.is_empty()
+        && name.chars().all(word)
+        && !PYTHON_LIBRARY.iter().any(|p| path.contains(p))
+}
+
+/// A place in a block's text: its line's byte offsets, and the lines of the text before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    pub start: usize,
+    pub end: usize,
+    pub line: u64,
+}
+
+/// The places in the project's code among the lines of `text`, in order.
+#[must_use]
+pub fn find(text: &str) -> Vec<Place> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let (mut counted, mut line) = (0, 0);
+    let mut from = 0;
+    while let Some(hit) = SEPARATOR.find(&bytes[from..]).map(|i| from + i) {
+        let start = memchr::memrchr(b'\n', &bytes[..hit]).map_or(0, |nl| nl + 1);
+        let end = memchr::memchr(b'\n', &bytes[hit..]).map_or(bytes.len(), |i| hit + i);
+        if is_project_place(&text[start..end]) {
+            line += count_newlines(&bytes[counted..start]);
+            counted = start;
+            found.push(Place { start, end, line });
+        }
+        from = end;
+    }
+    found
+}
+
+/// The last [`KEPT`] places the pass met, as a plan would show them.
+#[derive(Debug, Default)]
+pub struct Places(VecDeque<Kept>);
+
+impl Places {
+    pub fn add(&mut self, kept: Kept) {
+        if self.0.len() == KEPT {
+            self.0.pop_front();
+        }
+        self.0.push_back(kept);
+    }
+
+    #[must_use]
+    pub fn into_lines(self) -> Vec<Kept> {
+        self.0.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{find, is_project_place};
+
+    #[test]
+    fn places_in_the_projects_code_are_found_with_their_lines() {
+        let text = "x\nxarray/core/merge.py:465: in merge_data_and_coords\n    return f(a)\n\
+                    /usr/lib/python3.11/site-packages/pandas/core/generic.py:3222: in to_xarray\n\
+                    tests/test_a.py:9: in test_b";
+        let found: Vec<(&str, u64)> = find(text)
+            .iter()
+            .map(|p| (&text[p.start..p.end], p.line))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("xarray/core/merge.py:465: in merge_data_and_coords", 1),
+                ("tests/test_a.py:9: in test_b", 4)
+            ]
+        );
+    }
+
+    #[test]
+    fn pytest_frame_places_in_the_projects_code() {
+        for line in [
+            "xarray/core/merge.py:465: in merge_data_and_coords",
+            "astropy/table/pprint.py:563: in <genexpr>",
+            "tests/test_x.py:12: in test_y  ",
+        ] {
+            assert!(is_project_place(line), "{line}");
+        }
+        for line in [
+            "/opt/conda/lib/python3.9/site-packages/numpy/core/shape_base.py:456: in stack",
+            "    xarray/core/merge.py:465: in merge_data_and_coords",
+            "astropy/units/quantity.py:1688: TypeError",
+            "E   AssertionError: 2 in [1]: in a list",
+            "see merge.py:465: in the docs",
+            "merge.py:x: in f",
+        ] {
+            assert!(!is_project_place(line), "{line}");
+        }
+    }
+}
