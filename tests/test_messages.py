@@ -340,3 +340,16 @@ def test_microcompact_clears_a_shell_call_output_and_keeps_each_entrys_outcome()
     assert "shell" in entries[0]["stdout"] and len(entries[0]["stdout"]) < 200
     assert [entries[0]["stderr"], entries[1]["stdout"], entries[1]["stderr"]] == ["", "", ""]
     assert cleared[5] is later[2]
+
+
+def test_codexs_exec_command_is_a_shell_and_its_cmd_the_command() -> None:
+    source = "".join(f"def handler_{i}(event):\n    return route(event, {i})\n\n" for i in range(600))
+    arguments = '{"cmd": "sed -n 1,2000p app/handlers.py", "yield_time_ms": 1000}'
+    messages = [
+        {"role": "assistant", "content": None, "tool_calls": [_chat_call("c1", "exec_command", arguments)]},
+        {"role": "tool", "tool_call_id": "c1", "content": source},
+    ]
+    out, report = compress_messages(messages, budget=2000)
+    (result,) = report.results
+    assert (result.tool, result.shape) == ("exec_command", "read")
+    assert "re-run | sed -n" in out[1]["content"]

@@ -67,8 +67,8 @@ WEB = Profile("web", head=0.7, tail=0.2)
 TOOL_PROFILES: dict[str, Profile] = {
     **dict.fromkeys(
         [
-            *("bash", "sh", "shell", "local_shell", "terminal", "run_command", "exec", "execute", "command"),
-            "run_terminal_cmd",
+            *("bash", "sh", "shell", "local_shell", "exec_command", "terminal", "run_command", "exec"),
+            *("execute", "command", "run_terminal_cmd"),
         ],
         SHELL,
     ),
