@@ -531,3 +531,38 @@ fn a_frame_place_in_the_middle_of_a_long_failure_is_shown() {
         );
     }
 }
+
+/// A place that opens a block (the output streamed in so that one part ends just before it)
+/// is read as it is where it lies inside one.
+#[test]
+fn a_frame_place_that_opens_a_block_is_read_as_inside_one() {
+    let mut log = pytest_failure_start(60_000);
+    let at = log.len();
+    log.push_str("pkg/parse.py:40: in parse\n    return tokens(text)\n");
+    for j in 0..10 {
+        writeln!(log, "    # line {j} of the function, quoted by pytest")
+            .expect("writing to a String");
+    }
+    log.push_str(
+        ">       raise ValueError(value)\nE       ValueError: x\n\npkg/parse.py:41: ValueError\n",
+    );
+    for k in 0..40 {
+        writeln!(
+            log,
+            "tests/test_m{k:02}.py::test_case\n  /app/pkg/old.py:{k}: DeprecationWarning: call new() instead"
+        )
+        .expect("writing to a String");
+    }
+    log.push_str("============================== 1 failed, 60000 passed in 9.50s ===============================\n");
+    assert!(
+        at >= crate::engine::GATHER_BYTES,
+        "the first part is read where it lies"
+    );
+    let (whole, _) = compress(log.as_bytes(), 2000, log.len());
+    assert!(whole.contains("\npkg/parse.py:40: in parse\n"), "{whole}");
+    let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
+    let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
+    engine.feed_str(&log[..at]);
+    engine.feed_str(&log[at..]);
+    assert_eq!(engine.finish().plan.render(), whole);
+}

@@ -14,7 +14,7 @@
 use std::collections::VecDeque;
 
 use super::class::{Class, Counts};
-use super::classify::Shown;
+use super::classify::{Shown, classify};
 use super::code;
 use super::dedup::{Dedup, Key};
 use super::keep::{
@@ -489,13 +489,14 @@ impl Pass {
         }
     }
 
-    /// Keeps `place`, in `text` from line `first_no` on, with the counts so far. The block's
-    /// first line is no place: the planner classifies it itself, as no look-ahead did.
+    /// Keeps `place`, in `text` from line `first_no` on, with the counts so far. A place that
+    /// is a line of another class is kept as that: the look-ahead lists no such place, but
+    /// for the block's first line, which it does not classify.
     fn keep_place(&mut self, text: &str, first_no: u64, place: &Place) {
-        if place.start == 0 {
+        let (raw, nl) = (&text[place.start..place.end], place.end < text.len());
+        if place.start == 0 && classify(raw) != Class::Other {
             return;
         }
-        let (raw, nl) = (&text[place.start..place.end], place.end < text.len());
         let no = first_no + place.line;
         let kept = keep_line(raw, no, Class::Other, nl, self.counts, self.line_keep);
         self.places.add(kept);
