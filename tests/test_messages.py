@@ -353,3 +353,20 @@ def test_codexs_exec_command_is_a_shell_and_its_cmd_the_command() -> None:
     (result,) = report.results
     assert (result.tool, result.shape) == ("exec_command", "read")
     assert "re-run | sed -n" in out[1]["content"]
+
+
+def test_shapeclips_own_retrieval_run_by_a_responses_shell_tool_is_exempt() -> None:
+    show = "shapeclip show 3fa2 --lines 1:5000"
+    entry = {"stdout": "x\n" * 5000, "stderr": "", "outcome": {"type": "exit", "exit_code": 0}}
+    shell = [
+        {"type": "shell_call", "call_id": "a", "action": {"commands": [show]}},
+        {"type": "shell_call_output", "call_id": "a", "output": [entry]},
+    ]
+    argv = {"type": "exec", "command": ["bash", "-lc", show], "env": {}}
+    local = [
+        {"type": "local_shell_call", "id": "l", "call_id": "a", "action": argv, "status": "completed"},
+        {"type": "local_shell_call_output", "call_id": "a", "output": "x\n" * 5000},
+    ]
+    for messages in (shell, local):
+        out, report = compress_messages(messages, budget=1000)
+        assert [r.action for r in report.results] == ["exempt"] and out[1] is messages[1]
