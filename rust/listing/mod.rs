@@ -213,10 +213,26 @@ fn head_and_tail(frame: &Frame<'_>, head: &str, count: u64, tail: &str) -> Optio
 
 /// The plan that shows `lines` (numbers and text, in order) and omits the rest.
 fn show<'a>(frame: &Frame<'_>, lines: impl IntoIterator<Item = (u64, &'a str)>) -> Option<Plan> {
+    let (omitted, segments) = laid_out(frame, lines);
+    frame.plan(omitted, segments)
+}
+
+/// [`show`] where the plan fits the frame's budget.
+fn show_if_fits<'a>(
+    frame: &Frame<'_>,
+    lines: impl IntoIterator<Item = (u64, &'a str)>,
+) -> Option<Plan> {
+    let (omitted, segments) = laid_out(frame, lines);
+    frame.plan_if_fits(omitted, segments)
+}
+
+fn laid_out<'a>(
+    frame: &Frame<'_>,
+    lines: impl IntoIterator<Item = (u64, &'a str)>,
+) -> (Vec<crate::plan::LineRange>, Vec<String>) {
     let pieces: Vec<(u64, u64, &str)> =
         lines.into_iter().map(|(no, text)| (no, no, text)).collect();
-    let (omitted, segments) = gapped::layout(&pieces, frame.context.totals.lines);
-    frame.plan(omitted, segments)
+    gapped::layout(&pieces, frame.context.totals.lines)
 }
 
 impl Sink for ListingPlanner {
@@ -268,14 +284,50 @@ impl Planner for ListingPlanner {
             // A map that names fewer paths than the listing's own first lines would hides
             // names that fit: the first lines are shown instead.
             for noise in [map::Noise::Quarter, map::Noise::Headings] {
-                if let Some(shares) = map::plan(&frame, &self.groups, noise) {
-                    if map::names_as_many(&self.groups, &shares, head_count, noise) {
-                        return show(&frame, map::shown_lines(&self.groups, &shares));
-                    }
+                if let Some(plan) = self.map(&frame, noise, head_count, tail) {
+                    return Some(plan);
                 }
             }
         }
         head_and_tail(&frame, head, head_count, tail)
+    }
+}
+
+impl ListingPlanner {
+    /// The plan of a map that names at least as many paths as the listing's first
+    /// `head_count` lines, made in the room the `footer` leaves and shown with it where it
+    /// fits (without it otherwise); `None` when no map names as many.
+    fn map(
+        &self,
+        frame: &Frame<'_>,
+        noise: map::Noise,
+        head_count: u64,
+        footer: &str,
+    ) -> Option<Plan> {
+        let context = frame.context;
+        let reserve = if footer.is_empty() {
+            0
+        } else {
+            char_count(footer) + frame.gap_len
+        };
+        let inner = Frame::new(context, frame.budget.checked_sub(reserve)?, Shape::Listing);
+        let made = |frame: &Frame<'_>| {
+            map::plan(frame, &self.groups, noise)
+                .filter(|shares| map::names_as_many(&self.groups, shares, head_count, noise))
+        };
+        if let Some(shares) = made(&inner).filter(|_| reserve > 0) {
+            let mapped = map::shown_lines(&self.groups, &shares);
+            let first = context.totals.lines + 1 - footer.lines().count() as u64;
+            let mut lines = mapped.clone();
+            for (no, text) in (first..).zip(footer.lines()) {
+                if mapped.iter().all(|&(shown, _)| shown != no) {
+                    lines.push((no, text));
+                }
+            }
+            lines.sort_by_key(|&(no, _)| no);
+            return show_if_fits(frame, lines).or_else(|| show(frame, mapped));
+        }
+        made(frame).and_then(|shares| show(frame, map::shown_lines(&self.groups, &shares)))
     }
 }
 

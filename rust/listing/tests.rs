@@ -381,3 +381,19 @@ fn what_follows_the_last_path_is_shown_after_the_first_lines() {
     let out = listed(&text, 2000);
     assert!(out.trim_end().ends_with(']'), "{out}");
 }
+
+/// The same where the listing is shown as a map of its directories.
+#[test]
+fn what_follows_the_last_path_is_shown_after_a_map() {
+    let footer = "./src/core/core_07.py:3:class Parser:";
+    let out = listed(&format!("{}{footer}\n", ls_r()), 2000);
+    for heading in [
+        "./src/core:\n",
+        "./src/io:\n",
+        "./src/util:\n",
+        "./src/tests:\n",
+    ] {
+        assert!(out.contains(heading), "{out}");
+    }
+    assert!(out.ends_with(&format!("]\n{footer}\n")), "{out}");
+}
