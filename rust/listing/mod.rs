@@ -131,16 +131,14 @@ impl ListingPlanner {
         }
         let lines = context.totals.lines.saturating_sub(self.last_listing);
         let tail = gapped::tail_lines(context.window.last_chars(), room);
-        let extra = (tail.lines().count() as u64).checked_sub(lines);
-        let Some(extra) = extra else {
+        let Some(extra) = (tail.lines().count() as u64).checked_sub(lines) else {
             return "";
         };
-        let start = match usize::try_from(extra) {
-            Ok(0) => 0,
-            skip => memchr::memchr_iter(b'\n', tail.as_bytes())
-                .nth(skip.map_or(usize::MAX, |n| n - 1))
-                .map_or(tail.len(), |nl| nl + 1),
-        };
+        let start = tail
+            .split_inclusive('\n')
+            .take(usize::try_from(extra).unwrap_or(usize::MAX))
+            .map(str::len)
+            .sum();
         &tail[start..]
     }
 

@@ -448,7 +448,7 @@ impl Pass {
             };
             // A place is kept with the counts through it: of the lines before it, none are
             // still to come.
-            while let Some(place) = places.next_if(|p| p.start < at || (p.start == at && at > 0)) {
+            while let Some(place) = places.next_if(|p| at > 0 && p.start <= at) {
                 self.keep_place(text, first_no, place);
             }
             let end = found_line.map_or_else(
