@@ -323,7 +323,9 @@ impl ListingPlanner {
                 }
             }
             lines.sort_by_key(|&(no, _)| no);
-            return show_if_fits(frame, lines).or_else(|| show(frame, mapped));
+            // The map fits the inner frame's budget with its markers; the outer frame's may be
+            // wordier, so without the footer it is shown in the inner frame.
+            return show_if_fits(frame, lines).or_else(|| show(&inner, mapped));
         }
         made(frame).and_then(|shares| show(frame, map::shown_lines(&self.groups, &shares)))
     }
