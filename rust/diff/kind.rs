@@ -84,7 +84,8 @@ impl Sub for Counts {
 
 impl Counts {
     /// The label of a gap that hides these lines: `": 3 files, 5 hunks, +40 -12"`, the parts
-    /// that are not zero (added and removed lines whenever it hides body lines), or nothing.
+    /// that are not zero (added and removed lines whenever it hides body lines, `unchanged`
+    /// where those are context only), or nothing.
     #[must_use]
     pub fn label(&self) -> String {
         let mut parts = Vec::new();
@@ -97,7 +98,9 @@ impl Counts {
                 parts.push(plural(n, one, many));
             }
         }
-        if self.body_lines > 0 {
+        if self.body_lines > 0 && self.plus + self.minus == 0 {
+            parts.push("unchanged".to_owned());
+        } else if self.body_lines > 0 {
             parts.push(format!(
                 "+{} -{}",
                 thousands(self.plus),

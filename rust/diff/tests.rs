@@ -148,6 +148,27 @@ fn hunk_headers_stay_when_the_lines_the_git_line_repeats_make_room() {
 }
 
 #[test]
+fn a_gap_of_context_only_says_its_lines_are_unchanged() {
+    // One hunk whose changes are far apart: the context between them is what goes.
+    let mut text =
+        String::from("--- a/f.py\n+++ b/f.py\n@@ -1,62 +1,62 @@\n-old first\n+new first\n");
+    for i in 0..60 {
+        writeln!(
+            text,
+            " unchanged line {i} of the function between the two changes"
+        )
+        .unwrap();
+    }
+    text.push_str("-old last\n+new last\n");
+    let (out, shape) = diff(&text, 1000);
+    assert_eq!(shape, Shape::Diff, "{out}");
+    assert!(out.contains("-old first\n+new first\n"), "{out}");
+    assert!(out.contains("-old last\n+new last"), "{out}");
+    assert!(out.contains(" omitted: unchanged]\n"), "{out}");
+    assert!(!out.contains("+0 -0"), "{out}");
+}
+
+#[test]
 fn a_gap_counts_the_hunks_and_the_added_and_removed_lines_it_hides() {
     let text = git_show(12);
     let (out, _) = diff(&text, 3500);
