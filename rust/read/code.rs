@@ -147,6 +147,24 @@ pub fn is_filler(line: &str) -> bool {
     code.is_empty() || code == b"#" || COMMENTS.iter().any(|c| code.starts_with(c))
 }
 
+/// Whether `line` is an import of one line, after the line number a viewer may print and
+/// the indentation: `import a.b;`, `from a import b`, `use a::b;`, `#include <a.h>`,
+/// `package a;`. (The lines inside a bracketed import are not told from code.)
+#[must_use]
+pub fn is_import(line: &str) -> bool {
+    let code = past_line_number(line.as_bytes());
+    let code = &code[code.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let ends = |end: &[u8]| code.trim_ascii_end().ends_with(end);
+    (code.starts_with(b"import ") && !ends(b"(") && !ends(b"{"))
+        || (code.starts_with(b"from ")
+            && memchr::memmem::find(code, b" import ").is_some()
+            && !ends(b"("))
+        || (code.starts_with(b"use ") && ends(b";"))
+        || code.starts_with(b"#include ")
+        || code.starts_with(b"#include<")
+        || (code.starts_with(b"package ") && !ends(b"{"))
+}
+
 /// Where a line leaves the reader: inside a docstring or block comment (filler until it
 /// closes), or inside a multi-line string that is data (code until it closes).
 #[derive(Debug, Clone, Copy)]

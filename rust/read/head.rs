@@ -1,13 +1,14 @@
 //! The beginning of a read with its longer runs of filler folded: when a read is cut, its
 //! head shows the code of as many lines as the room allows, and each long run of blank,
-//! comment and docstring lines ([`FillerReader`]) stands as one exact gap marker instead.
+//! comment, docstring and import lines ([`FillerReader`], [`code::is_import`]) stands as one
+//! exact gap marker instead.
 //!
-//! A licence header, a block of doc comments or a long docstring can fill most of a small
-//! budget; an agent reading a file acts on its code far more often. A short run is shown: a
+//! A licence header, a block of doc comments, a long docstring or a Java file's imports can
+//! fill most of a small budget; an agent reading a file acts on its code far more often. A short run is shown: a
 //! marker would cost about as much as it saves.
 
 use super::Line;
-use super::code::FillerReader;
+use super::code::{self, FillerReader};
 
 /// A run of filler longer than this is folded whatever the width of its marker (twice the
 /// widest gap marker of any real input); a shorter one keeps its lines until the plan knows
@@ -104,7 +105,7 @@ impl Head {
             return;
         }
         let kept = Line::new(line);
-        if self.filler.is_filler(line.text) {
+        if self.filler.is_filler(line.text) || code::is_import(line.text) {
             let run = self.run.get_or_insert_with(|| Run {
                 last: line.no,
                 chars: 0,

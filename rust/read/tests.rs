@@ -159,8 +159,10 @@ fn a_cut_read_folds_its_licence_header_and_docstrings_to_show_more_code() {
     let text = documented_source(40);
     let (out, shape) = read(&text, 2000);
     assert_eq!(shape, Shape::Read);
+    // The licence and the import after it are one run of filler, whose first line the room
+    // left over shows.
     assert!(
-        out.starts_with("[lines 1-15 omitted]\nimport os\n"),
+        out.starts_with("# Licence line 0: terms that every copy of the file carries.\n[lines 2-17 omitted]\ndef function_000"),
         "{out}"
     );
     // Before the closing marker (the tail may end inside a docstring), no docstring line: the
@@ -172,6 +174,59 @@ fn a_cut_read_folds_its_licence_header_and_docstrings_to_show_more_code() {
             out.contains(&format!("    return argument * {i}  # the code\n")),
             "{out}"
         );
+    }
+}
+
+/// A Java file of `methods` methods after a package line and `imports` imports.
+fn imported_java(imports: usize, methods: usize) -> String {
+    let mut text = String::from("package com.example.demo.generation;\n\n");
+    for i in 0..imports {
+        writeln!(text, "import com.example.demo.support.Helper{i:02};").unwrap();
+    }
+    text.push_str("\npublic class Generator\n{\n");
+    for i in 0..methods {
+        writeln!(
+            text,
+            "    public int value{i}(int x) {{\n        return x * {i};\n    }}\n"
+        )
+        .unwrap();
+    }
+    text.push_str("}\n");
+    text
+}
+
+#[test]
+fn a_cut_read_folds_its_imports_to_show_more_code() {
+    let text = imported_java(40, 60);
+    let (out, shape) = read(&text, 2000);
+    assert_eq!(shape, Shape::Read);
+    assert!(char_count(&out) <= 2000, "{out}");
+    // Imports are read far less often than code: the head shows the class and its first
+    // methods, and the imports' first lines only in the room left over.
+    let class = out.find("public class Generator\n{\n").expect(&out);
+    assert!(out[..class].contains(" omitted]\n"), "{out}");
+    for i in 0..10 {
+        assert!(out.contains(&format!("        return x * {i};\n")), "{out}");
+    }
+    assert!(code::is_import("  12:import java.util.List;"));
+    for line in [
+        "from os import path",
+        "use std::fmt::Write;",
+        "#include <stdio.h>",
+        "import { a, b } from './x';",
+    ] {
+        assert!(code::is_import(line), "{line}");
+    }
+    for line in [
+        "important = True",
+        "import_module(name)",
+        "from_date = today",
+        "use(x)",
+        "packages = []",
+        "from x import (",
+        "import (",
+    ] {
+        assert!(!code::is_import(line), "{line}");
     }
 }
 
