@@ -4,6 +4,7 @@
 //! engine receives the resolved profile. The kind decides the retrieval hint a marker gives.
 
 use crate::error::Error;
+use crate::numbered::Numbered;
 use crate::way_back::WayBack;
 
 /// What produced the output; decides how a marker says to get omitted lines back.
@@ -67,6 +68,9 @@ pub struct Profile {
     pub tail_weight: u64,
     /// A stored copy of the output, when there is one: markers then point into it.
     pub way_back: Option<WayBack>,
+    /// How a file read's lines map to the file's, where a viewer numbered them and there is
+    /// no stored copy: markers then give a file-reading tool the file's offsets.
+    pub numbered: Option<Numbered>,
 }
 
 /// Longest tool name a marker prints; a marker's length must not depend on arbitrary input.
@@ -95,6 +99,7 @@ impl Profile {
             head_weight,
             tail_weight,
             way_back: None,
+            numbered: None,
         })
     }
 }

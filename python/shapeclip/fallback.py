@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .cut import SGR_RESET, cut_after, cut_before, sgr_open
 from .fit import fits
 from .lookalike import disarm
+from .numbered import Numbered, read_numbered
 from .profiles import Profile
 
 _MARKER_SEPARATORS = 2
@@ -114,7 +115,12 @@ def _quoted(path: str) -> str:
     return "'" + path.replace("'", "'\\''") + "'"
 
 
-def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
+def _offset(line: int, numbered: Numbered | None) -> int:
+    """The file's number of output line `line`, as a file-reading tool's offset takes it."""
+    return line if numbered is None else numbered.file_line(line)
+
+
+def _hint(span: Span, kind: str, way_back: WayBack | None, numbered: Numbered | None) -> str:
     a, b = span.first, span.last
     if way_back is not None:
         path = way_back if isinstance(way_back, str) else way_back[1]
@@ -124,7 +130,10 @@ def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
             f"To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
         )
     if kind == "file_read":
-        return f"To see them, read the file again with offset {a} and limit {span.lines} (line numbers start at 1)."
+        return (
+            f"To see them, read the file again with offset {_offset(a, numbered)} and limit {span.lines} "
+            "(line numbers start at 1)."
+        )
     if kind == "search":
         return (
             "To see them, search again narrower: a more specific pattern, a subdirectory, "
@@ -135,14 +144,14 @@ def _hint(span: Span, kind: str, way_back: WayBack | None) -> str:
     return "To see them, call the tool again for a narrower result."
 
 
-def _short_hint(span: Span, kind: str, way_back: WayBack | None) -> str:
+def _short_hint(span: Span, kind: str, way_back: WayBack | None, numbered: Numbered | None) -> str:
     a, b = span.first, span.last
     if way_back is not None:
         return f"; {_show_lines(way_back, a, b)}"
     if kind in ("shell", "shell_read"):
         return f"; re-run | sed -n '{a},{b}p'"
     if kind == "file_read":
-        return f"; read offset {a} limit {b - a + 1}"
+        return f"; read offset {_offset(a, numbered)} limit {b - a + 1}"
     return ""
 
 
@@ -150,19 +159,27 @@ def _short_hint(span: Span, kind: str, way_back: WayBack | None) -> str:
 _TIERS = ("full", "compact", "counted", "terse", "bare")
 
 
-def render_marker(tier: str, span: Span, kind: str, label: str, way_back: WayBack | None = None) -> str:
-    """The marker for `span`, worded exactly as the native core words it."""
+def render_marker(
+    tier: str,
+    span: Span,
+    kind: str,
+    label: str,
+    way_back: WayBack | None = None,
+    numbered: Numbered | None = None,
+) -> str:
+    """The marker for `span`, worded exactly as the native core words it; `numbered` maps a
+    file read's lines to the file's, where a viewer numbered them."""
     if tier == "full":
         what = f"{label} " if label else ""
         lines, chars = _plural(span.lines, "line", "lines"), _plural(span.chars, "char", "chars")
         return (
             f"[shapeclip: {_place(span)} omitted from this {what}output ({lines}, {chars}, "
-            f"~{_tokens(span.chars)}). {_hint(span, kind, way_back)}]"
+            f"~{_tokens(span.chars)}). {_hint(span, kind, way_back, numbered)}]"
         )
     # A line cut inside is omitted only in part: the short tiers say so (the full one says how).
     partial = span.first_shown > 0 or span.last_shown > 0
     if tier in ("compact", "counted"):
-        show = _short_hint(span, kind, way_back) if tier == "compact" else ""
+        show = _short_hint(span, kind, way_back, numbered) if tier == "compact" else ""
         what = f"{_plural(span.chars, 'char', 'chars')} of " if partial else ""
         return (
             f"[shapeclip: {what}{_line_range(span, True)} of {span.total_lines:,} omitted, "
@@ -265,9 +282,12 @@ class Clipper:
     def _plan(self, tail_text: str, head_text: str, lines: int, way_back: WayBack | None) -> ClipResult:
         budget = self._budget
         widest = Span.widest(lines, self._chars)
+        numbered = None
+        if self._kind == "file_read" and way_back is None:
+            numbered = read_numbered(head_text, tail_text, lines)
 
         def worst(tier: str) -> int:
-            return len(render_marker(tier, widest, self._kind, self._label, way_back)) + _MARKER_SEPARATORS
+            return len(render_marker(tier, widest, self._kind, self._label, way_back, numbered)) + _MARKER_SEPARATORS
 
         tier = next(t for t in _TIERS if worst(t) <= budget // _MARKER_PART.get(t, 2) or t == "bare")
         room = max(0, budget - worst(tier))
@@ -278,7 +298,7 @@ class Clipper:
         tail = tail_text[tail_start:]
         span = self._span(head, tail_text, tail_start, lines)
 
-        marker = render_marker(tier, span, self._kind, self._label, way_back)
+        marker = render_marker(tier, span, self._kind, self._label, way_back, numbered)
         if head and not head.endswith("\n"):
             marker = "\n" + marker
         if reset:

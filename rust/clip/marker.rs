@@ -166,9 +166,20 @@ pub(crate) fn short_hint(first: u64, last: u64, profile: &Profile) -> String {
     }
     match profile.kind {
         ToolKind::Shell | ToolKind::ShellRead => format!("; re-run | sed -n '{first},{last}p'"),
-        ToolKind::FileRead => format!("; read offset {first} limit {}", last - first + 1),
+        ToolKind::FileRead => format!(
+            "; read offset {} limit {}",
+            file_line(first, profile),
+            last - first + 1
+        ),
         ToolKind::Search | ToolKind::Web | ToolKind::Other => String::new(),
     }
+}
+
+/// The file's number of output line `line`, as a file-reading tool's offset takes it.
+fn file_line(line: u64, profile: &Profile) -> u64 {
+    profile
+        .numbered
+        .map_or(line, |numbered| numbered.file_line(line))
 }
 
 pub(crate) fn hint(span: &Span, profile: &Profile) -> String {
@@ -181,7 +192,8 @@ pub(crate) fn hint(span: &Span, profile: &Profile) -> String {
             "To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
         ),
         ToolKind::FileRead => format!(
-            "To see them, read the file again with offset {a} and limit {} (line numbers start at 1).",
+            "To see them, read the file again with offset {} and limit {} (line numbers start at 1).",
+            file_line(a, profile),
             span.lines
         ),
         ToolKind::Search => {

@@ -19,9 +19,10 @@ pub mod reader;
 mod registry;
 
 use crate::clip;
+use crate::numbered::Numbered;
 use crate::plan::{Piece, Plan, Shape};
 use crate::planner::{Budget, Context};
-use crate::profile::Profile;
+use crate::profile::{Profile, ToolKind};
 use crate::sink::{Block, Sink, Totals};
 use crate::text::char_count;
 use crate::way_back::WayBack;
@@ -248,6 +249,16 @@ fn plan_over(
         };
         return Some((plan, false));
     }
+    let numbered;
+    let profile = if profile.kind == ToolKind::FileRead && profile.way_back.is_none() {
+        numbered = Profile {
+            numbered: Numbered::read(&window, &totals),
+            ..profile.clone()
+        };
+        &numbered
+    } else {
+        profile
+    };
     let context = Context {
         window: &window,
         totals,

@@ -1,7 +1,7 @@
 //! What a clip promises: a head that starts the input, a tail that ends it, and one marker
 //! whose every number equals a count over the input between them.
 
-use super::numbers::{number, token_count};
+use super::numbers::{number, reads_again, token_count};
 use super::program::Settings;
 use crate::engine::Outcome;
 use crate::markers::{thousands, tokens_for_chars};
@@ -61,7 +61,7 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
         !tail.is_empty() || !bare,
         "{marker:?}"
     );
-    check_marker(settings, marker.trim_matches('\n'), &cut);
+    check_marker(settings, text, marker.trim_matches('\n'), &cut);
 }
 
 fn cut(text: &str, head: &str, tail: &str, total_lines: u64) -> Cut {
@@ -100,7 +100,7 @@ fn range_at(s: &str) -> (u64, u64, &str) {
     (number(a), number(b), after)
 }
 
-fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
+fn check_marker(settings: &Settings, text: &str, marker: &str, cut: &Cut) {
     let range = cut.range;
     if marker == "\u{2026}" {
         return;
@@ -145,13 +145,12 @@ fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
         let (count, hint) = compact.split_once("; ").unwrap_or((compact, ""));
         assert_eq!(count, token_count(tokens), "{marker}");
         let (a, b) = (range.first, range.last);
+        let read = hint
+            .strip_prefix("read offset ")
+            .and_then(|h| h.strip_suffix(&format!(" limit {}", b - a + 1)))
+            .is_some_and(|offset| reads_again(text, a, number(offset)));
         assert!(
-            [
-                String::new(),
-                format!("re-run | sed -n '{a},{b}p'"),
-                format!("read offset {a} limit {}", b - a + 1),
-            ]
-            .contains(&hint.to_owned())
+            read || ["", &format!("re-run | sed -n '{a},{b}p'")].contains(&hint)
                 || hint.ends_with(&format!(" --lines {a}:{b}")),
             "{marker}"
         );
@@ -188,9 +187,18 @@ fn check_marker(settings: &Settings, marker: &str, cut: &Cut) {
     );
     assert!(facts.contains(&counts), "{marker} lacks {counts}");
     let (a, b) = (range.first, range.last);
+    if settings.kind == "file_read" {
+        let offset = facts
+            .split_once("offset ")
+            .and_then(|(_, h)| {
+                h.strip_suffix(&format!(" and limit {lines} (line numbers start at 1)."))
+            })
+            .unwrap_or_else(|| panic!("{marker} lacks an offset and limit {lines}"));
+        assert!(reads_again(text, a, number(offset)), "{marker}");
+        return;
+    }
     let hint = match settings.kind {
         "shell" | "shell_read" => format!("sed -n '{a},{b}p'"),
-        "file_read" => format!("offset {a} and limit {lines} "),
         _ => String::new(),
     };
     assert!(facts.contains(&hint), "{marker} lacks {hint}");

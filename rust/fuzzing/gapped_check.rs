@@ -1,6 +1,7 @@
 //! What a gapped plan (a read, a listing, a diff) promises: its kept text is exactly the input's lines
 //! outside the omitted ranges, whole and in order, and its markers name those ranges.
 
+use super::numbers::{number, reads_again};
 use super::program::Settings;
 use crate::diff::hunk_counts;
 use crate::engine::Outcome;
@@ -88,6 +89,11 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
         }
     }
     let closing = markers[markers.len() - 1];
+    // A file read's offset reads the first omitted line again, by the file's own number.
+    if let Some((_, rest)) = closing.split_once("offset ") {
+        let digits = rest.split(' ').next().unwrap_or_default();
+        assert!(reads_again(text, first, number(digits)), "{closing}");
+    }
     let lines: u64 = plan.omitted.iter().map(|r| r.len()).sum();
     let gap = plan.omitted[plan.omitted.len() - 1];
     assert!(

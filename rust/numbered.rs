@@ -1,0 +1,176 @@
+//! A file read whose lines a viewer numbered with the file's own numbers: `cat -n`, Claude
+//! Code's Read (`  12→`), SWE-agent's window (`[File: PATH]`, `(M more lines above)`, `547:`).
+//!
+//! A marker's line numbers count the output's lines, as `shapeclip show` and `sed -n` on a
+//! stored copy read them. A file-reading tool's offset counts the file's: where a viewer
+//! printed a header above the lines, or was pointed past the file's start, the two differ, and
+//! an offset taken from the output's numbering reads the wrong lines. So the offset a marker
+//! gives a file-reading tool is the file's number of the line, read from the viewer's own.
+//!
+//! Only the window's first and last lines are read, once, when the plan is made: a viewer's
+//! numbers climb by one a line, so a read whose first and last lines agree on how far the file's
+//! numbers are from the output's is numbered the same way throughout.
+
+use crate::sink::Totals;
+use crate::window::Window;
+
+/// Lines a viewer prints above the first numbered line (a path, the lines above), at most.
+const HEADER_LINES: usize = 3;
+/// Lines a viewer prints below the last numbered line (the lines below, a note), at most.
+const TRAILER_LINES: usize = 3;
+
+/// How the output's lines map to the file's, where a viewer numbered them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Numbered {
+    /// The output's first numbered line.
+    first: u64,
+    /// The file's number of a line less the output's.
+    shift: i128,
+}
+
+impl Numbered {
+    /// How the output in `window` is numbered, where every line of its head after at most
+    /// [`HEADER_LINES`] and every line of its tail before at most [`TRAILER_LINES`] carry a
+    /// viewer's numbers, one apart, at the same distance from the output's; `None` otherwise.
+    #[must_use]
+    pub fn read(window: &Window, totals: &Totals) -> Option<Self> {
+        // The head's last piece and the tail's first may be parts of lines.
+        let head: Vec<&str> = window.head.split('\n').collect();
+        let head = &head[..head.len() - 1];
+        let at = head
+            .iter()
+            .take(HEADER_LINES + 1)
+            .position(|l| number(l).is_some())?;
+        let first = at as u64 + 1;
+        let shift = i128::from(number(head[at])?) - i128::from(first);
+        let agrees = |no: u64, line: &str| {
+            number(line).is_some_and(|n| i128::from(n) - i128::from(no) == shift)
+        };
+        if !(first..)
+            .zip(&head[at..])
+            .all(|(no, line)| agrees(no, line))
+        {
+            return None;
+        }
+        let tail = window.last_chars();
+        let mut lines: Vec<&str> = tail
+            .strip_suffix('\n')
+            .unwrap_or(tail)
+            .split('\n')
+            .collect();
+        lines.remove(0);
+        let numbered = lines.len()
+            - lines
+                .iter()
+                .rev()
+                .take(TRAILER_LINES + 1)
+                .position(|l| number(l).is_some())?;
+        let last = totals.lines - (lines.len() - numbered) as u64;
+        let start = last + 1 - numbered as u64;
+        (start..)
+            .zip(&lines[..numbered])
+            .all(|(no, line)| no < first || agrees(no, line))
+            .then_some(Numbered { first, shift })
+    }
+
+    /// The file's number of output line `line`, or of the first numbered line for a line above
+    /// it: the offset that reads it again.
+    #[must_use]
+    pub fn file_line(&self, line: u64) -> u64 {
+        let no = i128::from(line.max(self.first)) + self.shift;
+        u64::try_from(no.max(1)).unwrap_or(u64::MAX)
+    }
+}
+
+/// The number a viewer printed before `line`'s text (`  12\t`, `12:`, `  12→`), as
+/// [`crate::text::past_line_number`] reads it.
+pub(crate) fn number(line: &str) -> Option<u64> {
+    let digits = line.trim_start_matches(' ');
+    let end = digits.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &digits[end..];
+    let marked = rest.starts_with(['\t', ':']) || rest.starts_with('→');
+    if end == 0 || !marked {
+        return None;
+    }
+    digits[..end].parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write;
+
+    use crate::engine::Engine;
+    use crate::planner::Budget;
+    use crate::profile::Profile;
+
+    /// The offset the closing marker of `text`, read by a file-reading tool within `budget`,
+    /// gives, and the output's first omitted line.
+    fn offset_and_first(text: &str, budget: u64) -> (u64, u64) {
+        let profile = Profile::new("file_read", Some("read_file"), 8000, 1000).unwrap();
+        let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
+        engine.feed_str(text);
+        let plan = engine.finish().plan;
+        let out = plan.render();
+        let at = out.find("read offset ").expect(&out) + "read offset ".len();
+        let digits: String = out[at..].chars().take_while(char::is_ascii_digit).collect();
+        (digits.parse().expect(&out), plan.omitted[0].first)
+    }
+
+    fn code_lines(first: u64, count: u64, numbered: impl Fn(u64) -> String) -> String {
+        let mut text = String::new();
+        for n in first..first + count {
+            let number = numbered(n);
+            writeln!(
+                text,
+                "{number}    value_{n} = compute(value_{n}, {n})  # step {n}"
+            )
+            .unwrap();
+        }
+        text
+    }
+
+    #[test]
+    fn a_windows_offset_is_the_files_number_of_its_first_omitted_line() {
+        let mut text =
+            String::from("[File: /repo/app.py (3000 lines total)]\n(546 more lines above)\n");
+        text.push_str(&code_lines(547, 100, |n| format!("{n}:")));
+        text.push_str("(2354 more lines below)\n");
+        // Output line N is the file's line N + 544.
+        let (offset, first) = offset_and_first(&text, 2000);
+        assert_eq!(offset, first + 544);
+    }
+
+    #[test]
+    fn a_read_from_an_offset_gives_the_files_numbers() {
+        let text = code_lines(500, 300, |n| format!("{n:>6}\u{2192}"));
+        let (offset, first) = offset_and_first(&text, 2000);
+        assert_eq!(offset, first + 499);
+    }
+
+    #[test]
+    fn a_read_from_the_first_line_and_an_unnumbered_one_keep_the_outputs_numbers() {
+        for text in [
+            code_lines(1, 300, |n| format!("{n:>6}\t")),
+            code_lines(1, 300, |_| String::new()),
+        ] {
+            let (offset, first) = offset_and_first(&text, 2000);
+            assert_eq!(offset, first);
+        }
+    }
+
+    #[test]
+    fn numbers_that_do_not_climb_by_one_throughout_are_no_viewers() {
+        // Numbered from 500 at the head, from 900 at the tail: lines were left out between.
+        let mut jump = code_lines(500, 100, |n| format!("{n}:"));
+        jump.push_str(&code_lines(900, 100, |n| format!("{n}:")));
+        // A log whose lines start with a time of day.
+        let mut times = String::new();
+        for i in 0..300 {
+            writeln!(times, "12:{:02} job {i} done, its output written", i % 60).unwrap();
+        }
+        for text in [jump, times] {
+            let (offset, first) = offset_and_first(&text, 2000);
+            assert_eq!(offset, first);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+"""A file read whose lines a viewer numbered (SWE-agent's window, Claude Code's Read from an
+offset, `cat -n`): the offset a marker gives a file-reading tool is the file's number of the
+first omitted line, on both backends, and the output's own number where the numbers do not climb
+by one throughout."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import shapeclip
+
+OFFSET = re.compile(r"offset (\d+)")
+FORMATS = ["{n}:", "{n:>6}\t", "{n:>6}\u2192"]
+HEADERS = ["[File: /repo/src/app.py (4000 lines total)]", "(546 more lines above)", "<file>"]
+TRAILERS = ["(2354 more lines below)", "File updated. Please review the changes.", "</file>"]
+
+
+@st.composite
+def views(draw: st.DrawFn) -> tuple[str, list[int | None], bool]:
+    """A viewer's output, the number it printed on each line (`None` for its own lines), and
+    whether the numbers climb by one throughout."""
+    header = draw(st.lists(st.sampled_from(HEADERS), max_size=3))
+    trailer = draw(st.lists(st.sampled_from(TRAILERS), max_size=3))
+    start = draw(st.integers(1, 5000))
+    count = draw(st.integers(40, 300))
+    jump_at = draw(st.one_of(st.none(), st.integers(1, count - 1)))
+    form = draw(st.sampled_from(FORMATS))
+    widths = draw(st.lists(st.integers(0, 60), min_size=count, max_size=count))
+    numbers = [start + i + (7 if jump_at is not None and i >= jump_at else 0) for i in range(count)]
+    lines = [f"{form.format(n=n)}    value_{n} = compute({'x' * w})" for n, w in zip(numbers, widths, strict=True)]
+    text = "\n".join([*header, *lines, *trailer]) + "\n"
+    printed: list[int | None] = [None] * len(header) + list(numbers) + [None] * len(trailer)
+    return text, printed, jump_at is None
+
+
+@given(view=views(), budget=st.integers(1000, 6000))
+def test_the_offset_is_the_files_number_of_the_first_omitted_line(
+    backend: str, view: tuple[str, list[int | None], bool], budget: int
+) -> None:
+    text, printed, climbs = view
+    result = shapeclip.compress_detailed(text, "read_file", budget)
+    offset = OFFSET.search(result.text)
+    if offset is None:
+        return
+    first = result.omitted_ranges[0][0]
+    expected = first
+    if climbs:
+        # A line of the viewer's own above the numbers reads from the first numbered line.
+        top = next(i for i, n in enumerate(printed, 1) if n is not None)
+        expected = max(first, top) + (printed[top - 1] or 0) - top
+    assert int(offset.group(1)) == expected, result.text
