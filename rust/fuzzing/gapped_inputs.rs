@@ -294,3 +294,49 @@ const CODE_WORDS: &[&str] = &[
 pub fn read(choices: &mut Choices<'_>) -> Vec<u8> {
     from_words(CODE_WORDS, choices)
 }
+
+/// How a viewer numbers a line: SWE-agent's window, Claude Code's Read, `cat -n`.
+const NUMBER_FORMS: [fn(u64) -> String; 3] = [
+    |n| format!("{n}:"),
+    |n| format!("{n:>6}\u{2192}"),
+    |n| format!("{n:>6}\t"),
+];
+/// What a viewer prints above and below the numbered lines.
+const VIEWER_LINES: [&str; 4] = [
+    "[File: /repo/src/app.py (4000 lines total)]",
+    "(546 more lines above)",
+    "(2354 more lines below)",
+    "File updated. Please review the changes.",
+];
+
+/// A file read as a viewer prints it: a form of numbers, a first number, up to three lines
+/// above and below the numbered ones, and a line after which the numbers jump (none, mostly),
+/// all from `choices`, around lines written from [`CODE_WORDS`].
+pub fn numbered(choices: &mut Choices<'_>) -> Vec<u8> {
+    let form = NUMBER_FORMS[usize::from(choices.byte()) % NUMBER_FORMS.len()];
+    let framing = choices.byte();
+    let first = u64::from(choices.u16()) + 1;
+    let jump = choices.byte();
+    let body = String::from_utf8_lossy(&from_words(CODE_WORDS, choices)).into_owned();
+    let mut out = String::new();
+    for line in VIEWER_LINES.iter().take(usize::from(framing % 4)) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    let mut number = first;
+    for (i, line) in body.split_inclusive('\n').enumerate() {
+        if jump >= 192 && i == usize::from(jump - 192) {
+            number += u64::from(jump);
+        }
+        out.push_str(&form(number));
+        out.push_str(line);
+        number += 1;
+    }
+    for line in VIEWER_LINES.iter().rev().take(usize::from(framing / 4 % 4)) {
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    out.into_bytes()
+}

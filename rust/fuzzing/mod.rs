@@ -75,6 +75,10 @@ pub const TARGETS: &[Target] = &[
         check: read,
     },
     Target {
+        name: "numbered",
+        check: numbered,
+    },
+    Target {
         name: "table",
         check: table,
     },
@@ -192,6 +196,16 @@ pub fn listing(data: &[u8]) {
 /// When a contract breaks.
 pub fn read(data: &[u8]) {
     written(data, Settings::for_reads, gapped_inputs::read);
+}
+
+/// A source file as a viewer prints it, its lines numbered with the file's numbers (`N:` under a
+/// `[File: ...]` header, `  N→`, `  N\t`), now and then with a jump in the numbers, under a
+/// file-reading tool: every offset a marker gives reads its first omitted line again.
+///
+/// # Panics
+/// When a contract breaks.
+pub fn numbered(data: &[u8]) {
+    written(data, Settings::for_numbered, gapped_inputs::numbered);
 }
 
 /// Checks the input that `write` writes from `data`, after the settings read first, shaped by

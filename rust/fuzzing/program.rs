@@ -121,6 +121,12 @@ impl Settings {
         self.for_plans()
     }
 
+    /// A file-reading tool, whose markers give offsets.
+    pub fn for_numbered(mut self) -> Self {
+        self.kind = "file_read";
+        self.for_plans()
+    }
+
     /// A search tool, or any other kind: search shape is recognised by content.
     pub fn for_search(mut self) -> Self {
         if self.split_seed % 4 != 0 {
