@@ -317,7 +317,8 @@ impl ListingPlanner {
             let mapped = map::shown_lines(&self.groups, &shares);
             let first = context.totals.lines + 1 - footer.lines().count() as u64;
             let mut lines = mapped.clone();
-            for (no, text) in (first..).zip(footer.lines()) {
+            // Not `lines`, which would drop a line's closing '\r'.
+            for (no, text) in (first..).zip(footer.split_terminator('\n')) {
                 if mapped.iter().all(|&(shown, _)| shown != no) {
                     lines.push((no, text));
                 }
