@@ -1,5 +1,5 @@
-"""A file read whose lines a viewer numbered (SWE-agent's window, Claude Code's Read from an
-offset, `cat -n`): the offset a marker gives a file-reading tool is the file's number of the
+"""A file read whose lines a viewer numbered (SWE-agent's window, opencode's read, Claude Code's
+Read from an offset, `cat -n`): the offset a marker gives a file-reading tool is the file's number of the
 first omitted line, on both backends, and the output's own number where the numbers do not climb
 by one throughout."""
 
@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 import shapeclip
 
 OFFSET = re.compile(r"offset (\d+)")
-FORMATS = ["{n}:", "{n:>6}\t", "{n:>6}\u2192"]
-HEADERS = ["[File: /repo/src/app.py (4000 lines total)]", "(546 more lines above)", "<file>"]
-TRAILERS = ["(2354 more lines below)", "File updated. Please review the changes.", "</file>"]
+# SWE-agent's window, opencode's read (`N: text` in `<content>`), Claude Code's Read, `cat -n`.
+FORMATS = ["{n}:", "{n}: ", "{n:>6}\t", "{n:>6}\u2192"]
+HEADERS = ["[File: /repo/src/app.py (4000 lines total)]", "(546 more lines above)", "<type>file</type>", "<content>"]
+TRAILERS = ["(2354 more lines below)", "File updated. Please review the changes.", "", "</content>"]
 
 
 @st.composite
