@@ -6,9 +6,11 @@
 //! which files to name. An agent opens the file with the most matches far more often than
 //! the first one listed, and a file of the project's own code (its tests included) before a
 //! copy in generated documentation, a build output or vendored code, which such a search
-//! finds once per copy. So the rows are shown by rank: the lines that are not rows (the tool's
-//! own header and footer) first, then the project's files, then the rest, each by most matches,
-//! the earlier of equals first; each row in its place, the rows between them one exact gap.
+//! finds once per copy; and a search for a name, the file named for it. So the rows are shown
+//! by rank: the lines that are not rows (the tool's own header and footer) first, then the
+//! project's files named for the term searched, then its other files, then the rest, each by
+//! most matches, the earlier of equals first; each row in its place, the rows between them one
+//! exact gap.
 //!
 //! Only the best ranks are stored, at most twice the room, so memory follows the budget.
 
@@ -24,7 +26,8 @@ use crate::text::char_count;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Rank {
     /// 0: not a row (the tool's header or footer, a blank line); 1: a row of the project's own
-    /// code; 2: a row under documentation, build outputs, caches or vendored code.
+    /// code whose file is named for the term searched; 2: another row of the project's own
+    /// code; 3: a row under documentation, build outputs, caches or vendored code.
     tier: u8,
     matches: Reverse<u64>,
     no: u64,
@@ -40,6 +43,8 @@ pub(super) struct Rows {
     cap: u64,
     /// Summarised rows read, stored or not.
     pub(super) count: u64,
+    /// The term searched, as the tool's header line says it.
+    term: Option<String>,
 }
 
 impl Rows {
@@ -50,25 +55,28 @@ impl Rows {
             stored: 0,
             cap: room.saturating_mul(2),
             count: 0,
+            term: None,
         }
     }
 
     /// Reads line `no`: a row in `dir` with `matches` when `row` says so, else another line.
     pub(super) fn line(&mut self, no: u64, text: &str, row: Option<(&str, u64)>) {
-        let rank = match row {
-            Some((dir, matches)) => {
-                self.count += 1;
-                Rank {
-                    tier: if is_not_own_code(dir) { 2 } else { 1 },
-                    matches: Reverse(matches),
-                    no,
-                }
+        let rank = if let Some((dir, matches)) = row {
+            self.count += 1;
+            Rank {
+                tier: self.tier(dir, text),
+                matches: Reverse(matches),
+                no,
             }
-            None => Rank {
+        } else {
+            if self.count == 0 && self.term.is_none() {
+                self.term = searched_term(text);
+            }
+            Rank {
                 tier: 0,
                 matches: Reverse(0),
                 no,
-            },
+            }
         };
         let full = self.stored >= self.cap;
         if full
@@ -87,6 +95,21 @@ impl Rows {
             if let Some((_, text)) = self.ranked.pop_last() {
                 self.stored -= char_count(&text) + 1;
             }
+        }
+    }
+
+    /// The tier of row `text` in `dir` (see [`Rank::tier`]). A file named for the term searched
+    /// is where the name is defined, most often: an agent searching for a name opens it next.
+    fn tier(&self, dir: &str, text: &str) -> u8 {
+        if is_not_own_code(dir) {
+            return 3;
+        }
+        let path = text.rsplit_once(" (").map_or(text, |(path, _)| path);
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if self.term.as_deref().is_some_and(|term| name.contains(term)) {
+            1
+        } else {
+            2
         }
     }
 
@@ -144,4 +167,12 @@ impl Rows {
             }
         }
     }
+}
+
+/// The term a `Found N matches for "TERM" in DIR:` line names, where it is long enough to
+/// name a file by (three characters or more).
+fn searched_term(line: &str) -> Option<String> {
+    let (_, rest) = line.split_once(" matches for \"")?;
+    let (term, _) = rest.rsplit_once("\" in ")?;
+    (line.starts_with("Found ") && term.chars().count() >= 3).then(|| term.to_owned())
 }

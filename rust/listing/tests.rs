@@ -253,6 +253,34 @@ fn summarised_rows_show_the_files_with_the_most_matches_of_the_projects_own_code
 }
 
 #[test]
+fn a_file_named_for_the_term_searched_comes_before_files_with_more_matches() {
+    // The project's files with the most matches fill the budget; the one named for the term,
+    // with two matches, is where the name is defined.
+    let mut text = String::from("Found 900 matches for \"TokenBuffer\" in /repo:\n");
+    for i in 0..40 {
+        writeln!(
+            text,
+            "/repo/src/main/java/com/example/core/Component{i:02}.java (20 matches)"
+        )
+        .unwrap();
+        if i == 30 {
+            text.push_str("/repo/src/main/java/com/example/util/TokenBuffer.java (2 matches)\n");
+        }
+    }
+    text.push_str("End of matches for \"TokenBuffer\" in /repo\n");
+    let out = listed(&text, 1200);
+    assert!(
+        out.contains("/util/TokenBuffer.java (2 matches)\n"),
+        "{out}"
+    );
+    assert_exact_lines(&text, &out);
+    // A term too short to name a file by ranks nothing ahead.
+    let short = text.replace("TokenBuffer", "To");
+    let out = listed(&short, 1200);
+    assert!(!out.contains("/util/To.java"), "{out}");
+}
+
+#[test]
 fn a_few_summarised_rows_are_a_listing_too() {
     let text: String = summarised_rows()
         .lines()
