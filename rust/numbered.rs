@@ -46,12 +46,6 @@ impl Numbered {
         let agrees = |no: u64, line: &str| {
             number(line).is_some_and(|n| i128::from(n) - i128::from(no) == shift)
         };
-        if !(first..)
-            .zip(&head[at..])
-            .all(|(no, line)| agrees(no, line))
-        {
-            return None;
-        }
         let tail = window.last_chars();
         let mut lines: Vec<&str> = tail
             .strip_suffix('\n')
@@ -65,12 +59,17 @@ impl Numbered {
                 .rev()
                 .take(TRAILER_LINES + 1)
                 .position(|l| number(l).is_some())?;
+        // The output's last numbered line: in an output little longer than the budget, the
+        // head reaches the lines below it.
         let last = totals.lines - (lines.len() - numbered) as u64;
         let start = last + 1 - numbered as u64;
-        (start..)
+        let head_agrees = (first..)
+            .zip(&head[at..])
+            .all(|(no, line)| no > last || agrees(no, line));
+        let tail_agrees = (start..)
             .zip(&lines[..numbered])
-            .all(|(no, line)| no < first || agrees(no, line))
-            .then_some(Numbered { first, shift })
+            .all(|(no, line)| no < first || agrees(no, line));
+        (first <= last && head_agrees && tail_agrees).then_some(Numbered { first, shift })
     }
 
     /// The file's number of output line `line`, or of the first numbered line for a line above
@@ -156,6 +155,16 @@ mod tests {
             let (offset, first) = offset_and_first(&text, 2000);
             assert_eq!(offset, first);
         }
+    }
+
+    #[test]
+    fn a_read_whose_head_reaches_the_lines_below_its_numbers_is_numbered_too() {
+        // One character over the budget: the head holds the viewer's line below the numbers.
+        let mut text = code_lines(2, 40, |n| format!("{n:>6}\t"));
+        text.push_str("(2354 more lines below)\n(2354 more lines below)\n");
+        let budget = text.chars().count() as u64 - 1;
+        let (offset, first) = offset_and_first(&text, budget);
+        assert_eq!(offset, first + 1);
     }
 
     #[test]

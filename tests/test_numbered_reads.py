@@ -53,3 +53,12 @@ def test_the_offset_is_the_files_number_of_the_first_omitted_line(
         top = next(i for i, n in enumerate(printed, 1) if n is not None)
         expected = max(first, top) + (printed[top - 1] or 0) - top
     assert int(offset.group(1)) == expected, result.text
+
+
+def test_a_read_whose_head_reaches_the_lines_below_its_numbers_is_numbered_too(backend: str) -> None:
+    # One character over the budget: the head holds the viewer's lines below the numbers.
+    text = "".join(f"{n:>6}\t    value_{n} = compute({'x' * (n % 20)})\n" for n in range(2, 42))
+    text += "(2354 more lines below)\n" * 2
+    result = shapeclip.compress_detailed(text, "read_file", len(text) - 1)
+    offset = OFFSET.search(result.text)
+    assert offset is not None and int(offset.group(1)) == result.omitted_ranges[0][0] + 1, result.text

@@ -49,8 +49,6 @@ def read_numbered(head: str, tail: str, lines: int) -> Numbered | None:
         n = _number(line)
         return n is not None and n - no == shift
 
-    if not all(agrees(no, line) for no, line in enumerate(head_lines[at:], first)):
-        return None
     tail_lines = (tail[:-1] if tail.endswith("\n") else tail).split("\n")[1:]
     below = next(
         (i for i, line in enumerate(tail_lines[::-1][: _TRAILER_LINES + 1]) if _number(line) is not None),
@@ -59,7 +57,10 @@ def read_numbered(head: str, tail: str, lines: int) -> Numbered | None:
     if below is None:
         return None
     numbered = len(tail_lines) - below
-    start = lines - below + 1 - numbered
-    if all(no < first or agrees(no, line) for no, line in enumerate(tail_lines[:numbered], start)):
-        return Numbered(first, shift)
-    return None
+    # The output's last numbered line: in an output little longer than the budget, the head
+    # reaches the lines below it.
+    last = lines - below
+    start = last + 1 - numbered
+    head_agrees = all(no > last or agrees(no, line) for no, line in enumerate(head_lines[at:], first))
+    tail_agrees = all(no < first or agrees(no, line) for no, line in enumerate(tail_lines[:numbered], start))
+    return Numbered(first, shift) if first <= last and head_agrees and tail_agrees else None
