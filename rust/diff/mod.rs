@@ -217,7 +217,6 @@ impl DiffPlanner {
         };
         let stored = &mut self.stored[usize::from(kind)];
         let fits = *stored + chars <= self.room.saturating_mul(2);
-        *stored += if fits { chars } else { 0 };
         if joins {
             if let Some(Item::Body {
                 last,
@@ -234,12 +233,14 @@ impl DiffPlanner {
                     Some(body) if fits => {
                         body.push_str(text);
                         body.push('\n');
+                        *stored += chars;
                     }
                     _ => *body = None,
                 }
             }
             return;
         }
+        *stored += if fits { chars } else { 0 };
         self.items.push(Item::Body {
             first: no,
             last: no,

@@ -148,6 +148,29 @@ fn hunk_headers_stay_when_the_lines_the_git_line_repeats_make_room() {
 }
 
 #[test]
+fn a_run_too_long_to_keep_leaves_the_room_it_did_not_take_to_later_runs() {
+    // The first hunk's run of changes holds a line longer than the storage bound, so it is not
+    // kept; the lines after it in the run are not kept either, and take none of the bound.
+    let mut text = String::from("--- a/f.py\n+++ b/f.py\n@@ -1,1 +1,39 @@\n");
+    text.push_str("-old first\n");
+    writeln!(text, "+{}", "x".repeat(2500)).unwrap();
+    for i in 0..38 {
+        writeln!(
+            text,
+            "+new line {i} of the first hunk, long enough to count for something"
+        )
+        .unwrap();
+    }
+    // The second hunk's lines are longer than any room the first hunk's could leave.
+    let last = "line of the second hunk, longer than the lines of the first hunk were";
+    writeln!(text, "@@ -100,1 +100,1 @@\n-old {last}\n+new {last}").unwrap();
+    let (out, shape) = diff(&text, 1000);
+    assert_eq!(shape, Shape::Diff, "{out}");
+    let hunk = format!("@@ -100,1 +100,1 @@\n-old {last}\n+new {last}");
+    assert!(out.contains(&hunk), "{out}");
+}
+
+#[test]
 fn a_gap_of_context_only_says_its_lines_are_unchanged() {
     // One hunk whose changes are far apart: the context between them is what goes.
     let mut text =
