@@ -19,7 +19,7 @@ mod map;
 mod rows;
 
 use crate::gapped::{self, Frame, WholeLines};
-use crate::plan::{Plan, Shape};
+use crate::plan::{LineRange, Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::sink::{Block, Sink};
 use crate::text::char_count;
@@ -227,7 +227,7 @@ fn show_if_fits<'a>(
 fn laid_out<'a>(
     frame: &Frame<'_>,
     lines: impl IntoIterator<Item = (u64, &'a str)>,
-) -> (Vec<crate::plan::LineRange>, Vec<String>) {
+) -> (Vec<LineRange>, Vec<String>) {
     let pieces: Vec<(u64, u64, &str)> =
         lines.into_iter().map(|(no, text)| (no, no, text)).collect();
     gapped::layout(&pieces, frame.context.totals.lines)
