@@ -22,7 +22,7 @@ GAP = re.compile(r"^\[lines? (\d+)(?:-(\d+))? omitted\]$", re.MULTILINE)
 @st.composite
 def code_line(draw: st.DrawFn) -> str:
     indent = " " * draw(st.sampled_from([0, 4, 8]))
-    kind = draw(st.sampled_from(["def", "code", "code", "code", "comment", "blank", "doc"]))
+    kind = draw(st.sampled_from(["def", "code", "code", "code", "comment", "blank", "doc", "note"]))
     name = draw(WORDS)
     if kind in ("def", "doc"):
         line = f"{indent}def {name}(argument):"
@@ -34,6 +34,10 @@ def code_line(draw: st.DrawFn) -> str:
         return f'{line}\n{inner}"""{draw(WORDS)}\n{body}\n{inner}"""'
     if kind == "code":
         return f"{indent}{name} = compute({draw(WORDS)}, {draw(st.integers(0, 999))})"
+    if kind == "note":
+        # A harness's note where it already cut the output: the read's tail grows after it.
+        count = draw(st.integers(1, 99_999))
+        return draw(st.sampled_from([f"{count} characters elided", f"…{count} tokens truncated…"]))
     if kind == "comment":
         return f"{indent}# {' '.join(draw(st.lists(WORDS, min_size=1, max_size=8)))}"
     return ""

@@ -239,8 +239,8 @@ pub fn listing(choices: &mut Choices<'_>) -> Vec<u8> {
 }
 
 /// Fragments of source files as a reading tool shows them: definitions in many languages,
-/// bodies, comments and blank lines, the line numbers viewers print, and characters of every
-/// width.
+/// bodies, comments and blank lines, the line numbers viewers print, the notes a harness
+/// prints where it cut, and characters of every width.
 const CODE_WORDS: &[&str] = &[
     "\n",
     "\n",
@@ -286,6 +286,8 @@ const CODE_WORDS: &[&str] = &[
     "\u{1b}[32m",
     "[shapeclip: x]",
     "[lines 3-5 omitted]",
+    "52440 characters elided",
+    "\u{2026}1200 tokens truncated\u{2026}",
     "\u{fffd}",
     "\0",
 ];

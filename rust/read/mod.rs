@@ -30,7 +30,7 @@ use crate::plan::{Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
 use crate::sink::{Block, Sink};
-use crate::text::{char_count, count_chars_and_newlines};
+use crate::text::{char_count, count_chars_and_newlines, elision};
 use head::Head;
 use window::Window;
 
@@ -48,6 +48,12 @@ const MIN_BUDGET: u64 = 400;
 const DECLARED_COUNTED: usize = 64;
 /// How many bytes at the start of a read are searched for definitions.
 const DEFS_SCANNED: u64 = 4 << 20;
+/// How many bytes at the start of a read are searched for an earlier cut's note: a harness
+/// that cuts an output keeps it far shorter.
+const NOTES_SCANNED: u64 = 1 << 20;
+/// The tail's share of the room, in percent, after an earlier cut's note is at most this: the
+/// part after the note is the end of the harness's window, which its beginning matches.
+const MAX_TAIL_PERCENT: u64 = 50;
 /// A definition line longer than this is not kept: it would crowd out the others.
 const MAX_DEF_CHARS: u64 = 160;
 /// The lines just before a definition, this many characters of them, are kept with it: where
@@ -108,6 +114,9 @@ pub struct ReadPlanner {
     window: Window,
     /// Bytes of the input read so far.
     read: u64,
+    /// Where the last earlier cut's note ([`elision::is_note`]) in the first `NOTES_SCANNED`
+    /// bytes ends, in bytes of the input.
+    note_end: Option<u64>,
     /// Lines looked at for definitions, and the distinct definitions among them declared by a
     /// keyword or a modifier (kept or not), the first of them: what says a shell's output is
     /// source code.
@@ -219,10 +228,13 @@ impl Sink for ReadPlanner {
         // in the first DEFS_SCANNED bytes of a read: a plan shows the first that fit after its
         // head, so later ones in a read that long are hardly ever shown.
         let scanned = self.read >= DEFS_SCANNED;
+        let start = self.read;
         self.read += block.text.len() as u64;
+        let noted = start >= NOTES_SCANNED;
         if self.all.is_none()
             && self.head.full()
             && !self.window.positioned()
+            && noted
             && (scanned || self.defs_chars >= self.room.saturating_mul(2))
         {
             return;
@@ -236,6 +248,9 @@ impl Sink for ReadPlanner {
             self.window.line(&line, whole);
             self.keep_all(&line);
             self.keep_definition(&line);
+            if !noted && whole && elision::is_note(line.text) {
+                self.note_end = Some(start + line.end() as u64);
+            }
             // Line by line, so that where blocks begin changes nothing.
             if self.gave_up() {
                 return;
@@ -316,12 +331,21 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
     let totals = frame.context.totals;
     let window = frame.context.window;
     let room = frame.budget.checked_sub(frame.closing_len + 1)?;
-    let tail_room = room * TAIL_PERCENT / 100;
-    let (middle_room, defs_room) = if planner.window.positioned() {
-        (room * MIDDLE_PERCENT / 100, 0)
+    let (middle_percent, defs_percent) = if planner.window.positioned() {
+        (MIDDLE_PERCENT, 0)
     } else {
-        (0, room * DEFS_PERCENT / 100)
+        (0, DEFS_PERCENT)
     };
+    // After an earlier cut's note, the tail is the end of the harness's window: it gets the
+    // part after the note's share of what the definitions or the middle leave.
+    let tail_percent = planner.note_end.map_or(TAIL_PERCENT, |end| {
+        let after = planner.read - end;
+        let left = 100 - middle_percent - defs_percent;
+        (after * left / planner.read.max(1)).clamp(TAIL_PERCENT, MAX_TAIL_PERCENT)
+    });
+    let tail_room = room * tail_percent / 100;
+    let middle_room = room * middle_percent / 100;
+    let defs_room = room * defs_percent / 100;
     let head_room = room - tail_room - defs_room - middle_room;
 
     let tail = gapped::tail_lines(window.last_chars(), tail_room);
@@ -483,6 +507,7 @@ impl Planner for ReadPlanner {
             defs: Vec::new(),
             defs_chars: 0,
             read: 0,
+            note_end: None,
             looked: 0,
             declared: std::collections::HashSet::new(),
             give_up_after: None,

@@ -432,3 +432,36 @@ fn a_file_a_shell_printed_is_a_read_worded_as_a_shell() {
     assert!(closing.contains("re-run | sed -n '"), "{closing}");
     assert!(!out.contains("read offset"), "{out}");
 }
+
+/// A harness's cut of `source(60)` to its first and last `part` bytes, as mini-swe-agent
+/// cuts a long output: whole lines around its note.
+fn cut_by_a_harness(part: usize) -> String {
+    let text = source(60);
+    let head_end = text[..part].rfind('\n').unwrap() + 1;
+    let tail_start = text[text.len() - part..].find('\n').unwrap() + text.len() - part + 1;
+    format!(
+        "{}<elided_chars>\n{} characters elided\n</elided_chars>\n{}",
+        &text[..head_end],
+        tail_start - head_end,
+        &text[tail_start..]
+    )
+}
+
+#[test]
+fn after_an_earlier_cuts_note_the_tail_is_the_harness_windows_end() {
+    let text = cut_by_a_harness(5000);
+    let (out, shape) = read(&text, 4000);
+    assert_eq!(shape, Shape::Read);
+    assert!(char_count(&out) <= 4000, "{out}");
+    let after = &text[text.find("</elided_chars>\n").unwrap() + 16..];
+    // The part after the note is about half of the input: its last lines get more than a
+    // third of the output, not a read's usual twentieth.
+    let tail_at = out.rfind("]\n").unwrap() + 2;
+    assert!(after.ends_with(&out[tail_at..]), "{out}");
+    assert!(out.len() - tail_at > 4000 / 3, "{out}");
+    // Without the note, the same lines are a read's end, and keep a small share.
+    let plain = text.replace("characters elided", "characters follow");
+    let (out, _) = read(&plain, 4000);
+    let tail_at = out.rfind("]\n").unwrap() + 2;
+    assert!(out.len() - tail_at < 4000 / 6, "{out}");
+}

@@ -12,6 +12,7 @@
 pub mod ansi;
 pub mod code_points;
 pub mod cut;
+pub mod elision;
 pub mod extenders;
 
 /// The line without a viewer's line number: `  12\t` (`cat -n`, `nl`, Claude Code's Read),
