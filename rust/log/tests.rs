@@ -566,3 +566,62 @@ fn a_frame_place_that_opens_a_block_is_read_as_inside_one() {
     engine.feed_str(&log[at..]);
     assert_eq!(engine.finish().plan.render(), whole);
 }
+
+/// A warnings summary of many kinds of long warnings comes after a failure's frames: the
+/// places name the code to open, and go before one warning of each kind.
+#[test]
+fn a_failures_frame_places_go_before_a_warnings_summary() {
+    let mut log = pytest_failure_start(10);
+    let places = [
+        ("pkg/io/reader.py:120", "read_table"),
+        ("pkg/io/parse.py:88", "parse_header"),
+        ("pkg/core/frame.py:301", "from_records"),
+        ("pkg/core/index.py:57", "ensure_index"),
+    ];
+    for (path, name) in places {
+        writeln!(log, "{path}: in {name}\n    return {name}(value, options)")
+            .expect("writing to a String");
+    }
+    log.push_str(
+        ">       raise KeyError(key)\nE       KeyError: 'time'\n\npkg/core/index.py:70: KeyError\n",
+    );
+    log.push_str(
+        "=============================== warnings summary ===============================\n",
+    );
+    let subjects = [
+        "interpolation",
+        "is_monotonic",
+        "base",
+        "loffset",
+        "closed",
+        "squeeze",
+        "level",
+        "inplace",
+        "numeric_only",
+        "axis",
+        "method",
+        "errors",
+    ];
+    for (k, subject) in subjects.iter().enumerate() {
+        writeln!(
+            log,
+            "tests/test_m{k:02}.py::test_{subject}\n  /app/pkg/core/{subject}.py:{k}: FutureWarning: \
+             the '{subject}' keyword is deprecated and will be removed in a future version; pass \
+             the new keyword instead, as the documentation of {subject} says\n    result = \
+             call_{subject}(data)\n"
+        )
+        .expect("writing to a String");
+    }
+    log.push_str("-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html\n");
+    log.push_str(
+        "=========================== short test summary info ============================\n",
+    );
+    log.push_str("FAILED tests/test_parse.py::test_parse - KeyError: 'time'\n");
+    log.push_str("============================== 1 failed, 10 passed, 12 warnings in 0.50s ==============================\n");
+    let (out, shape) = compress(log.as_bytes(), 4000, 1 << 16);
+    assert_eq!(shape, Shape::Log);
+    assert!(out.chars().count() <= 4000, "{out}");
+    for (path, name) in places {
+        assert!(out.contains(&format!("\n{path}: in {name}\n")), "{out}");
+    }
+}

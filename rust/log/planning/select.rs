@@ -8,13 +8,14 @@
 //! 3. every error block's headline (the exception, the diagnostic, the `FAIL` line), the
 //!    last block first, then the first, then back from the end: breadth before depth, and an
 //!    error repeated in many tests once, with its count;
-//! 4. the blocks' traces, in the same order, then the other summaries and one warning of each
-//!    kind with its count;
+//! 4. the blocks' traces, in the same order, then the other summaries;
 //! 5. the lines around the shown errors, then the places pytest prints for the frames of the
-//!    project's code (`PATH:N: in NAME`), above its error lines;
-//! 6. the rest of the budget: the tail run goes back as far as it fits, then the head.
+//!    project's code (`PATH:N: in NAME`), above its error lines: they name the code to open,
+//!    which a warning seldom does;
+//! 6. one warning of each kind with its count;
+//! 7. the rest of the budget: the tail run goes back as far as it fits, then the head.
 //!
-//! Steps 2 to 5 keep a share of the budget for step 6. Each candidate is taken only if the
+//! Steps 2 to 6 keep a share of the budget for step 7. Each candidate is taken only if the
 //! whole rendering, markers included, still fits with room for the closing marker, so the
 //! plan is within the budget by construction. Last, a gap whose lines are known and cost no
 //! more than its marker is shown instead.
@@ -140,7 +141,6 @@ pub fn plan(
     for line in other_lines.iter().rev().take(OTHER_SUMMARIES) {
         sel.try_add(std::slice::from_ref(*line), "");
     }
-    let represented = select_warnings(&mut sel, &mut found.warnings, &long);
     // 5. Context around the shown errors, the last first; then the places of the project's
     // frames.
     for block in found.blocks.iter().rev() {
@@ -149,9 +149,11 @@ pub fn plan(
         }
     }
     select_places(&mut sel, &found.places);
+    // 6. One warning of each kind.
+    let represented = select_warnings(&mut sel, &mut found.warnings, &long);
     sel.cap = None;
 
-    // 6. The rest of the budget.
+    // 7. The rest of the budget.
     fill(&mut sel, back, &head);
 
     // Gaps whose lines are known and cost no more than their markers.
