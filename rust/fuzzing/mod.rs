@@ -200,7 +200,8 @@ pub fn read(data: &[u8]) {
 
 /// A source file as a viewer prints it, its lines numbered with the file's numbers (`N:` under a
 /// `[File: ...]` header, `  N→`, `  N\t`), now and then with a jump in the numbers, under a
-/// file-reading tool: every offset a marker gives reads its first omitted line again.
+/// file-reading tool (every offset a marker gives reads its first omitted line again) or a
+/// shell.
 ///
 /// # Panics
 /// When a contract breaks.

@@ -121,9 +121,14 @@ impl Settings {
         self.for_plans()
     }
 
-    /// A file-reading tool, whose markers give offsets.
+    /// A file-reading tool, whose markers give offsets, or now and then a shell, which plans
+    /// a numbered view as a read too.
     pub fn for_numbered(mut self) -> Self {
-        self.kind = "file_read";
+        self.kind = if self.split_seed % 4 == 0 {
+            "shell"
+        } else {
+            "file_read"
+        };
         self.for_plans()
     }
 

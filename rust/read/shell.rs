@@ -5,11 +5,14 @@
 //!
 //! It reads as source code when it declares things as code does: at least [`MIN_DECLARED`]
 //! distinct definitions by a keyword or a modifier (`def`, `class`, `fn`, `public`), one in
-//! [`LINES_PER_DECLARED`] lines or more. A command's other output declares nothing in its
+//! [`LINES_PER_DECLARED`] lines or more. A viewer's numbered view of a file (`cat -n`, a
+//! windowed viewer's `[File: ...]` and `K:` lines, see [`Numbered`]) is a file read whatever
+//! it declares: a window of a hundred lines inside a method may declare none. A command's other output declares nothing in its
 //! first [`GIVE_UP_AFTER`] lines, and from there on costs nothing: a log of a gigabyte is not
 //! read again for definitions it does not have.
 
 use super::ReadPlanner;
+use crate::numbered::Numbered;
 use crate::plan::Plan;
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
@@ -54,9 +57,10 @@ impl Planner for ShellSourcePlanner {
         let read = self.read;
         let declared = read.declared.len() as u64;
         let counted_all = read.declared.len() == super::DECLARED_COUNTED;
-        let source = !read.gave_up()
-            && declared >= MIN_DECLARED
+        let declares_as_code = declared >= MIN_DECLARED
             && (counted_all || declared.saturating_mul(LINES_PER_DECLARED) >= read.looked);
+        let source = !read.gave_up()
+            && (declares_as_code || Numbered::read(context.window, &context.totals).is_some());
         if !source {
             return None;
         }

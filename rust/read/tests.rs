@@ -315,6 +315,20 @@ fn a_window_from_the_first_line_is_read_from_its_head() {
     assert!(out.contains("\n1:    value_1 "), "{out}");
 }
 
+/// A shell printed a windowed viewer's view that declares nothing (lines inside one method):
+/// its numbers say it is a file read, planned as one, the window's middle kept.
+#[test]
+fn a_numbered_view_a_shell_printed_is_a_read_whatever_it_declares() {
+    let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
+    let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
+    engine.feed_str(&window(1201));
+    let plan = engine.finish().plan;
+    assert_eq!(plan.shape, Shape::Read);
+    let out = plan.render();
+    assert!(char_count(&out) <= 2000, "{out}");
+    assert!(out.contains("\n1250:    value_1250 "), "{out}");
+}
+
 #[test]
 fn no_gap_marker_stands_for_fewer_characters_than_it_takes() {
     // Short functions whose definitions follow a blank line and a closing line.
