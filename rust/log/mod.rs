@@ -12,7 +12,8 @@
 //!
 //! [`LogPlanner`] joins them. It declines, and the next planner runs, when the output has
 //! fewer than two summary lines and no error, or errors of which fewer than one in four reports
-//! one rather than being a line of source code ([`reading::pass::Found::is_log`]).
+//! one rather than being a line of source code ([`reading::pass::Found::is_log`]), or when it
+//! is a viewer's numbered view of a file ([`Numbered`]), whose comments may name errors.
 
 pub mod planning;
 pub mod reading;
@@ -20,6 +21,7 @@ pub mod reading;
 use reading::pass::Pass;
 use reading::prefilter::{Looked, Prefilter};
 
+use crate::numbered::Numbered;
 use crate::plan::Plan;
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
@@ -65,6 +67,9 @@ impl Planner for LogPlanner {
             return None;
         }
         if context.profile.kind != ToolKind::Shell && context.profile.way_back.is_none() {
+            return None;
+        }
+        if Numbered::read(context.window, &context.totals).is_some() {
             return None;
         }
         planning::plan(

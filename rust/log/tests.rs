@@ -625,3 +625,25 @@ fn a_failures_frame_places_go_before_a_warnings_summary() {
         assert!(out.contains(&format!("\n{path}: in {name}\n")), "{out}");
     }
 }
+
+/// A viewer's numbered view of a file (a windowed viewer's `[File: ...]` and `K:` lines) is
+/// no log, though its comments and `throws` clauses name errors and exceptions.
+#[test]
+fn a_numbered_view_of_a_file_is_no_log() {
+    let mut view = String::from(
+        "[File: /repo/src/main/java/Reader.java (2328 lines total)]\n(2173 more lines above)\n",
+    );
+    for (i, no) in (2174..2274).enumerate() {
+        let line = match i % 5 {
+            0 => "     * throw exception; but if it does return, it has to skip the value",
+            1 => "        throws IOException",
+            2 => "     * @throws JsonMappingException if the error is fatal",
+            3 => "        ctxt.reportInputMismatch(this, \"error: unexpected token\");",
+            _ => "        p.skipChildren();",
+        };
+        writeln!(view, "{no}:{line}").expect("writing to a String");
+    }
+    view.push_str("(55 more lines below)\n");
+    let (out, shape) = compress(view.as_bytes(), 2000, 1 << 16);
+    assert_ne!(shape, Shape::Log, "{out}");
+}
