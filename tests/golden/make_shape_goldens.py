@@ -54,6 +54,33 @@ CASES = {
         ],
         "stdlib",
     ),
+    # The same window printed by a shell, as a hook hands it on: its numbers make it a read.
+    "window_at_1250_argparse_by_a_shell_stdlib": Case(
+        "bash",
+        "read",
+        [
+            "sh",
+            "-c",
+            'n=$(wc -l < argparse.py); echo "[File: argparse.py ($n lines total)]"; '
+            'echo "(1199 more lines above)"; grep -n "" argparse.py | sed -n 1200,1299p; '
+            'echo "($((n - 1299)) more lines below)"',
+        ],
+        "stdlib",
+    ),
+    # A file a harness already cut, as mini-swe-agent cuts an output over 10,000 characters: its
+    # first and last 5,000 around its note, the cuts inside lines.
+    "harness_cut_of_textwrap_stdlib": Case(
+        "read_file",
+        "read",
+        [
+            "sh",
+            "-c",
+            "n=$(wc -c < textwrap.py); head -c 5000 textwrap.py; "
+            "printf '\\n<elided_chars>\\n%d characters elided\\n</elided_chars>\\n' $((n - 10000)); "
+            "tail -c 5000 textwrap.py",
+        ],
+        "stdlib",
+    ),
     "find_packages_with_pycache_stdlib": Case(
         "bash", "listing", ["find", "asyncio", "email", "json", "xml", "concurrent", "-type", "f"], "stdlib"
     ),
