@@ -81,6 +81,61 @@ impl Numbered {
     }
 }
 
+/// Whether the lines read so far, one at a time, are a viewer's numbered view as
+/// [`Numbered::read`] takes one: up to [`HEADER_LINES`] lines, then lines numbered one apart,
+/// then up to [`TRAILER_LINES`] lines. It goes by every line, so a planner that reads a stream
+/// line by line knows before its end whether it may still be one.
+#[derive(Debug, Clone, Copy)]
+pub struct Climbing(State);
+
+#[derive(Debug, Clone, Copy)]
+enum State {
+    /// This many lines came before the first numbered one.
+    Above(usize),
+    /// The number the next line carries, while the numbered lines go on.
+    Next(u64),
+    /// This many lines came after the last numbered one.
+    Below(usize),
+    /// No numbered view.
+    Broken,
+}
+
+impl Default for Climbing {
+    fn default() -> Self {
+        Climbing(State::Above(0))
+    }
+}
+
+impl Climbing {
+    /// Reads the next whole line's text.
+    pub fn line(&mut self, text: &str) {
+        let number = number(text);
+        self.0 = match (self.0, number) {
+            (State::Above(_) | State::Next(_), Some(n)) if self.follows(n) => {
+                State::Next(n.saturating_add(1))
+            }
+            (State::Above(above), None) if above < HEADER_LINES => State::Above(above + 1),
+            (State::Next(_), None) => State::Below(1),
+            (State::Below(below), None) if below < TRAILER_LINES => State::Below(below + 1),
+            _ => State::Broken,
+        };
+    }
+
+    /// Whether a numbered line with number `n` goes on the view.
+    fn follows(&self, n: u64) -> bool {
+        match self.0 {
+            State::Next(next) => n == next,
+            _ => true,
+        }
+    }
+
+    /// Whether the lines so far may be a numbered view (once one numbered line was read).
+    #[must_use]
+    pub fn so_far(&self) -> bool {
+        matches!(self.0, State::Next(_) | State::Below(_))
+    }
+}
+
 /// The number a viewer printed before `line`'s text (`  12\t`, `12:`, `  12→`), as
 /// [`crate::text::past_line_number`] reads it.
 pub(crate) fn number(line: &str) -> Option<u64> {
@@ -181,5 +236,28 @@ mod tests {
             let (offset, first) = offset_and_first(&text, 2000);
             assert_eq!(offset, first);
         }
+    }
+
+    #[test]
+    fn climbing_follows_a_view_line_by_line() {
+        use super::Climbing;
+        let read = |lines: &[&str]| {
+            let mut climbing = Climbing::default();
+            for line in lines {
+                climbing.line(line);
+            }
+            climbing.so_far()
+        };
+        assert!(read(&[
+            "[File: a.py (90 lines total)]",
+            "(9 more lines above)",
+            "10:x",
+            "11:y"
+        ]));
+        assert!(read(&["     1\tx", "     2\ty", "(88 more lines below)"]));
+        assert!(!read(&["a", "b", "c", "d", "5:x"]));
+        assert!(!read(&["10:x", "12:y"]));
+        assert!(!read(&["10:x", "note", "11:y"]));
+        assert!(!read(&["no numbers"]));
     }
 }

@@ -10,7 +10,9 @@
 //! to the tail, and a share to the definition lines of the middle ([`code::is_definition`]),
 //! each kept whole, in order, between exact markers. A windowed viewer pointed at a line
 //! centres its window on it, so a window that starts inside a file gives that share to its
-//! middle instead ([`window`]). A read that fits once its longest runs of filler
+//! middle instead ([`window`]). A read that a harness already cut around a note of its own
+//! ([`elision`]) ends in the end of the harness's window, so its tail takes the share of the
+//! room that the part after the note is of the read. A read that fits once its longest runs of filler
 //! ([`code::FillerReader`]) are gone keeps every other line instead ([`trim`]). No gap's marker
 //! stands for fewer characters than it takes: a gap that small is shown where its lines are
 //! at hand. The markers are sized to the budget: at small budgets the closing marker is
@@ -26,6 +28,7 @@ mod window;
 pub use shell::ShellSourcePlanner;
 
 use crate::gapped::{self, Frame};
+use crate::numbered::Climbing;
 use crate::plan::{Plan, Shape};
 use crate::planner::{Context, Planner};
 use crate::profile::ToolKind;
@@ -123,8 +126,10 @@ pub struct ReadPlanner {
     looked: u64,
     declared: std::collections::HashSet<String>,
     /// Set for a shell's output ([`ShellSourcePlanner`]): after this many lines looked at with
-    /// no definition declared, it is no source code and nothing more is read.
+    /// no definition declared, it is no source code and nothing more is read, unless it is a
+    /// viewer's numbered view so far (`numbering`).
     give_up_after: Option<u64>,
+    numbering: Climbing,
     room: u64,
 }
 
@@ -132,8 +137,9 @@ impl ReadPlanner {
     /// Whether a shell's output showed it is no source code: once so, nothing more is looked
     /// at, so it stays so.
     fn gave_up(&self) -> bool {
-        self.give_up_after
-            .is_some_and(|after| self.looked >= after && self.declared.is_empty())
+        self.give_up_after.is_some_and(|after| {
+            self.looked >= after && self.declared.is_empty() && !self.numbering.so_far()
+        })
     }
 
     fn keep_all(&mut self, line: &crate::lines::Line<'_>) {
@@ -164,6 +170,9 @@ impl ReadPlanner {
             return;
         }
         self.looked += 1;
+        if self.give_up_after.is_some() {
+            self.numbering.line(line.text);
+        }
         if code::is_annotation(line.text) {
             self.annotation = Some(Line::new(line));
         } else if code::is_definition(line.text) {
@@ -223,18 +232,18 @@ impl Sink for ReadPlanner {
     fn lookahead(&self) {}
 
     fn block(&mut self, block: &Block<'_>, (): ()) {
-        // Once it keeps neither every line nor more definitions, the rest of a read costs
-        // nothing: the head and tail come from the engine's window. Definitions are looked for
-        // in the first DEFS_SCANNED bytes of a read: a plan shows the first that fit after its
-        // head, so later ones in a read that long are hardly ever shown.
+        // Once it keeps neither every line nor more definitions, nor looks for an earlier
+        // cut's note, the rest of a read costs nothing: the head and tail come from the
+        // engine's window. Definitions are looked for in the first DEFS_SCANNED bytes of a
+        // read: a plan shows the first that fit after its head, so later ones in a read that
+        // long are hardly ever shown.
         let scanned = self.read >= DEFS_SCANNED;
         let start = self.read;
         self.read += block.text.len() as u64;
-        let noted = start >= NOTES_SCANNED;
         if self.all.is_none()
             && self.head.full()
             && !self.window.positioned()
-            && noted
+            && start >= NOTES_SCANNED
             && (scanned || self.defs_chars >= self.room.saturating_mul(2))
         {
             return;
@@ -247,8 +256,12 @@ impl Sink for ReadPlanner {
             self.head.line(&line, whole && line.terminated);
             self.window.line(&line, whole);
             self.keep_all(&line);
-            self.keep_definition(&line);
-            if !noted && whole && elision::is_note(line.text) {
+            // By the line's own offset, not its block's: where blocks begin changes nothing.
+            let at = start + line.start as u64;
+            if at < DEFS_SCANNED {
+                self.keep_definition(&line);
+            }
+            if at < NOTES_SCANNED && whole && elision::is_note(line.text) {
                 self.note_end = Some(start + line.end() as u64);
             }
             // Line by line, so that where blocks begin changes nothing.
@@ -511,6 +524,7 @@ impl Planner for ReadPlanner {
             looked: 0,
             declared: std::collections::HashSet::new(),
             give_up_after: None,
+            numbering: Climbing::default(),
             all: Some(Vec::new()),
             all_chars: 0,
             all_filler: code::FillerReader::default(),

@@ -5,11 +5,14 @@
 //!
 //! It reads as source code when it declares things as code does: at least [`MIN_DECLARED`]
 //! distinct definitions by a keyword or a modifier (`def`, `class`, `fn`, `public`), one in
-//! [`LINES_PER_DECLARED`] lines or more. A viewer's numbered view of a file (`cat -n`, a
-//! windowed viewer's `[File: ...]` and `K:` lines, see [`Numbered`]) is a file read whatever
-//! it declares: a window of a hundred lines inside a method may declare none. A command's other output declares nothing in its
+//! [`LINES_PER_DECLARED`] lines or more. A command's other output declares nothing in its
 //! first [`GIVE_UP_AFTER`] lines, and from there on costs nothing: a log of a gigabyte is not
 //! read again for definitions it does not have.
+//!
+//! A viewer's numbered view of a file (`cat -n`, a windowed viewer's `[File: ...]` and `K:`
+//! lines, see [`Numbered`]) is a file read whatever it declares: a window of a hundred lines
+//! inside one method may declare nothing. While its lines go on climbing one by one
+//! ([`crate::numbered::Climbing`]), it is not given up on.
 
 use super::ReadPlanner;
 use crate::numbered::Numbered;

@@ -329,6 +329,25 @@ fn a_numbered_view_a_shell_printed_is_a_read_whatever_it_declares() {
     assert!(out.contains("\n1250:    value_1250 "), "{out}");
 }
 
+/// A numbered view longer than the lines after which a shell's output that declares nothing
+/// is given up on (`cat -n` of a long function body) is still read to its end, as a read.
+#[test]
+fn a_long_numbered_view_a_shell_printed_is_not_given_up_on() {
+    let mut text = String::new();
+    for no in 1..=400 {
+        writeln!(
+            text,
+            "{no:>6}\t    value_{no} = compute(argument, {no})  # step"
+        )
+        .unwrap();
+    }
+    let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
+    let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
+    engine.feed_str(&text);
+    let plan = engine.finish().plan;
+    assert_eq!(plan.shape, Shape::Read, "{}", plan.render());
+}
+
 #[test]
 fn no_gap_marker_stands_for_fewer_characters_than_it_takes() {
     // Short functions whose definitions follow a blank line and a closing line.
