@@ -9,7 +9,9 @@
 //!
 //! Only the window's first and last lines are read, once, when the plan is made: a viewer's
 //! numbers climb by one a line, so a read whose first and last lines agree on how far the file's
-//! numbers are from the output's is numbered the same way throughout.
+//! numbers are from the output's is numbered the same way throughout. [`Climbing`] follows the
+//! same numbers line by line, for a planner that must know while it reads whether an output
+//! may still be such a view (a shell's, which it gives up on otherwise).
 
 use crate::sink::Totals;
 use crate::window::Window;
