@@ -154,19 +154,19 @@ def test_a_shells_output_that_reads_as_source_is_a_read_and_a_traceback_a_log() 
 
 
 def test_what_a_long_read_finds_past_its_scanned_bytes_does_not_depend_on_its_chunks() -> None:
-    # Definitions are looked for in a read's first 4 MiB and a harness's note in its first MiB,
+    # Definitions are looked for in a read's first 4 MiB and a harness's note in its first 256 KiB,
     # counted by each line's own offset: a block that began before either limit once read on
     # past it, so a chunk ending elsewhere changed the plan.
     line = "    value = compute(value, 12345)  # a step of the work\n"
     body = line * (((4 << 20) + 200_000) // len(line))
     late_definition = "def first():\n" + body + "def found_after_four_mib():\n" + line * 1000
-    note_at = ((1 << 20) + 100_000) // len(line)
+    note_at = ((256 << 10) + 100_000) // len(line)
     late_note = (
         "def first():\n" + line * note_at + "52440 characters elided\n" + line * 200 + "def second():\n" + line * 80
     )
     for text in (late_definition, late_note):
         whole = shapeclip.compress(text, "read_file", 4000)
-        for size in ((4 << 20) + 100_000, (1 << 20) + 50_000, 1 << 20, 65_536):
+        for size in ((4 << 20) + 100_000, (256 << 10) + 50_000, 1 << 20, 65_536):
             compressor = shapeclip.Compressor("read_file", 4000)
             for start in range(0, len(text), size):
                 compressor.feed(text[start : start + size])

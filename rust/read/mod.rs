@@ -52,8 +52,9 @@ const DECLARED_COUNTED: usize = 64;
 /// How many bytes at the start of a read are searched for definitions.
 const DEFS_SCANNED: u64 = 4 << 20;
 /// How many bytes at the start of a read are searched for an earlier cut's note: a harness
-/// that cuts an output keeps it far shorter.
-const NOTES_SCANNED: u64 = 1 << 20;
+/// that cuts an output keeps it shorter (mini-swe-agent to 10,000 characters, Claude Code's
+/// shell to 30,000 by default and 150,000 at most).
+const NOTES_SCANNED: u64 = 256 << 10;
 /// The tail's share of the room, in percent, after an earlier cut's note is at most this: the
 /// part after the note is the end of the harness's window, which its beginning matches.
 const MAX_TAIL_PERCENT: u64 = 50;
@@ -240,29 +241,31 @@ impl Sink for ReadPlanner {
         let scanned = self.read >= DEFS_SCANNED;
         let start = self.read;
         self.read += block.text.len() as u64;
-        if self.all.is_none()
+        let done = self.all.is_none()
             && self.head.full()
             && !self.window.positioned()
-            && start >= NOTES_SCANNED
-            && (scanned || self.defs_chars >= self.room.saturating_mul(2))
-        {
-            return;
-        }
-        if self.gave_up() {
+            && (scanned || self.defs_chars >= self.room.saturating_mul(2));
+        if (done && start >= NOTES_SCANNED) || self.gave_up() {
             return;
         }
         for line in block.lines() {
+            // By the line's own offset, not its block's: where blocks begin changes nothing.
+            let at = start + line.start as u64;
+            if done && at >= NOTES_SCANNED {
+                return;
+            }
             let whole = !line.continued && !line.open;
+            if at < NOTES_SCANNED && whole && elision::is_note(line.text) {
+                self.note_end = Some(start + line.end() as u64);
+            }
+            if done {
+                continue;
+            }
             self.head.line(&line, whole && line.terminated);
             self.window.line(&line, whole);
             self.keep_all(&line);
-            // By the line's own offset, not its block's: where blocks begin changes nothing.
-            let at = start + line.start as u64;
             if at < DEFS_SCANNED {
                 self.keep_definition(&line);
-            }
-            if at < NOTES_SCANNED && whole && elision::is_note(line.text) {
-                self.note_end = Some(start + line.end() as u64);
             }
             // Line by line, so that where blocks begin changes nothing.
             if self.gave_up() {
