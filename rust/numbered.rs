@@ -111,24 +111,17 @@ impl Default for Climbing {
 impl Climbing {
     /// Reads the next whole line's text.
     pub fn line(&mut self, text: &str) {
-        let number = number(text);
-        self.0 = match (self.0, number) {
-            (State::Above(_) | State::Next(_), Some(n)) if self.follows(n) => {
-                State::Next(n.saturating_add(1))
-            }
+        if let State::Broken = self.0 {
+            return;
+        }
+        self.0 = match (self.0, number(text)) {
+            (State::Above(_), Some(n)) => State::Next(n.saturating_add(1)),
+            (State::Next(next), Some(n)) if n == next => State::Next(n.saturating_add(1)),
             (State::Above(above), None) if above < HEADER_LINES => State::Above(above + 1),
             (State::Next(_), None) => State::Below(1),
             (State::Below(below), None) if below < TRAILER_LINES => State::Below(below + 1),
             _ => State::Broken,
         };
-    }
-
-    /// Whether a numbered line with number `n` goes on the view.
-    fn follows(&self, n: u64) -> bool {
-        match self.0 {
-            State::Next(next) => n == next,
-            _ => true,
-        }
     }
 
     /// Whether the lines so far may be a numbered view (once one numbered line was read).

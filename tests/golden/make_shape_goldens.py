@@ -34,39 +34,25 @@ class Case(NamedTuple):
     root: str
 
 
+#: A windowed viewer pointed at line 1250 of argparse.py (SWE-agent's `open argparse.py 1250`):
+#: its header, the lines above and below, and the 100 numbered lines around the line, made the
+#: way that viewer makes them (`grep -n` and a line range).
+WINDOW_AT_1250 = [
+    "sh",
+    "-c",
+    'n=$(wc -l < argparse.py); echo "[File: argparse.py ($n lines total)]"; '
+    'echo "(1199 more lines above)"; grep -n "" argparse.py | sed -n 1200,1299p; '
+    'echo "($((n - 1299)) more lines below)"',
+]
+
 #: name (says what the output shows) -> case.
 CASES = {
     "cat_n_argparse_stdlib": Case("read_file", "read", ["cat", "-n", "argparse.py"], "stdlib"),
     "cat_textwrap_stdlib": Case("read_file", "read", ["cat", "textwrap.py"], "stdlib"),
     "nl_ba_shlex_stdlib": Case("read_file", "read", ["nl", "-ba", "shlex.py"], "stdlib"),
-    # A windowed viewer pointed at line 1250 (SWE-agent's `open argparse.py 1250`): its header,
-    # the lines above and below, and the 100 numbered lines around the line, made the way that
-    # viewer makes them (`grep -n` and a line range).
-    "window_at_1250_argparse_stdlib": Case(
-        "read_file",
-        "read",
-        [
-            "sh",
-            "-c",
-            'n=$(wc -l < argparse.py); echo "[File: argparse.py ($n lines total)]"; '
-            'echo "(1199 more lines above)"; grep -n "" argparse.py | sed -n 1200,1299p; '
-            'echo "($((n - 1299)) more lines below)"',
-        ],
-        "stdlib",
-    ),
+    "window_at_1250_argparse_stdlib": Case("read_file", "read", WINDOW_AT_1250, "stdlib"),
     # The same window printed by a shell, as a hook hands it on: its numbers make it a read.
-    "window_at_1250_argparse_by_a_shell_stdlib": Case(
-        "bash",
-        "read",
-        [
-            "sh",
-            "-c",
-            'n=$(wc -l < argparse.py); echo "[File: argparse.py ($n lines total)]"; '
-            'echo "(1199 more lines above)"; grep -n "" argparse.py | sed -n 1200,1299p; '
-            'echo "($((n - 1299)) more lines below)"',
-        ],
-        "stdlib",
-    ),
+    "window_at_1250_argparse_by_a_shell_stdlib": Case("bash", "read", WINDOW_AT_1250, "stdlib"),
     # A file a harness already cut, as mini-swe-agent cuts an output over 10,000 characters: its
     # first and last 5,000 around its note, the cuts inside lines.
     "harness_cut_of_textwrap_stdlib": Case(
