@@ -239,6 +239,33 @@ def _big_input(path: Path, conversations: int) -> list[bytes]:
     return lines
 
 
+#: The conversations from which each waits, as the planted `compress_line` of `_held_batch`
+#: holds them, until the parent tells the workers to stop: past the first ranges, whatever
+#: the machine's speed, so a stop always comes with work still to do.
+HELD_FROM = 120
+
+
+def _held_batch(source: Path, out: Path, *, session: bool) -> subprocess.Popen[bytes]:
+    """`shapeclip batch` on two workers, each holding a conversation from `HELD_FROM` on until
+    it is told to stop. Without the hold a fast machine finished before the test's signal came
+    and left nothing to stop (`assert 240 < 240`)."""
+    if sys.platform != "linux":
+        pytest.skip("the hold is planted in the parent, which only forked workers inherit")
+    script = (
+        "import json, sys, time\n"
+        "from shapeclip import batch, batch_ranges, cli_batch\n"
+        "real = batch.compress_line\n"
+        "def held(line, budget):\n"
+        f"    if json.loads(line)['id'] >= {HELD_FROM}:\n"
+        "        while not batch_ranges._stop.value:\n"
+        "            time.sleep(0.005)\n"
+        "    return real(line, budget)\n"
+        "batch.compress_line = held\n"
+        f"sys.exit(cli_batch.run([{str(source)!r}, '-o', {str(out)!r}, '--workers=2', '--budget=2000']))\n"
+    )
+    return subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, start_new_session=session)
+
+
 def _started(batch: subprocess.Popen[bytes], out: Path) -> None:
     """Waits until `batch` has written its first range, so that it is stopped in the middle."""
     deadline = time.monotonic() + 60
@@ -263,8 +290,7 @@ def test_a_stop_leaves_whole_lines_and_exits_as_a_shell_reports_sigint(tmp_path:
     must then be stopped by it."""
     source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     given = _big_input(source, 240)
-    command = _command(str(source), "-o", str(out), "--workers=2", "--budget=2000")
-    batch = subprocess.Popen(command, stderr=subprocess.PIPE, start_new_session=True)
+    batch = _held_batch(source, out, session=True)
     _started(batch, out)
     if group:
         os.killpg(batch.pid, signal.SIGINT)
@@ -275,14 +301,13 @@ def test_a_stop_leaves_whole_lines_and_exits_as_a_shell_reports_sigint(tmp_path:
     said = batch.stderr.read().decode()
     assert status == 130, said
     assert said.endswith(" lines are written\n") and "Traceback" not in said, said
-    assert 0 < _whole_lines_written(out, given, said) < len(given)
+    assert 0 < _whole_lines_written(out, given, said) <= HELD_FROM
 
 
 def test_a_worker_killed_ends_the_command_with_an_error_and_whole_lines(tmp_path: Path) -> None:
     source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     given = _big_input(source, 240)
-    command = _command(str(source), "-o", str(out), "--workers=2", "--budget=2000")
-    batch = subprocess.Popen(command, stderr=subprocess.PIPE)
+    batch = _held_batch(source, out, session=False)
     _started(batch, out)
     children = Path(f"/proc/{batch.pid}/task/{batch.pid}/children")
     if not children.exists():
@@ -294,7 +319,7 @@ def test_a_worker_killed_ends_the_command_with_an_error_and_whole_lines(tmp_path
     said = batch.stderr.read().decode()
     assert status == 1, said
     assert "a worker process ended before its work was done; the first " in said, said
-    assert _whole_lines_written(out, given, said) < len(given)
+    assert _whole_lines_written(out, given, said) <= HELD_FROM
 
 
 def test_a_worker_that_raises_stops_the_command_with_its_error(tmp_path: Path) -> None:
