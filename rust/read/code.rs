@@ -49,6 +49,10 @@ const MODIFIERS: &[&[u8]] = &[
     b"synchronized ",
 ];
 
+/// Words a C-family signature at the margin has at most before its parameter list
+/// (`unsigned long long int hash`).
+const MAX_DECLARATOR_WORDS: usize = 6;
+
 /// Words that start a statement, not a top-level signature, in C-like code.
 const STATEMENTS: &[&[u8]] = &[
     b"if", b"for", b"while", b"switch", b"return", b"else", b"do", b"case", b"catch", b"try",
@@ -87,11 +91,33 @@ pub fn is_definition(line: &str) -> bool {
     indent == 0
         && code.first().is_some_and(u8::is_ascii_alphabetic)
         && signature(code)
-        && !code.ends_with(b";")
+        && !code.trim_ascii_end().ends_with(b";")
+        && !code.trim_ascii_end().ends_with(b".")
+        && paren.is_some_and(|p| declarator(&code[..p]))
         && code
             .iter()
             .position(|&b| b == b' ')
             .is_some_and(|s| paren.is_some_and(|p| s < p) && !STATEMENTS.contains(&&code[..s]))
+}
+
+/// The words before a signature's parameter list before the list: its return type,
+/// qualifiers and name (`static const char *name`, `std::vector<int> &Parser::items`), a few
+/// words of identifiers, pointers, references and template arguments. A sentence of prose with
+/// a parenthesis (`except for testing (which`, `links on [Wiki](url)`) has more words, or
+/// other punctuation.
+fn declarator(before: &[u8]) -> bool {
+    before
+        .split(u8::is_ascii_whitespace)
+        .filter(|w| !w.is_empty())
+        .count()
+        <= MAX_DECLARATOR_WORDS
+        && before.iter().all(|&b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b' ' | b'\t' | b'_' | b'*' | b'&' | b':' | b'<' | b'>' | b',' | b'~'
+                )
+        })
 }
 
 /// Whether `line` opens a definition by a keyword or a modifier (`def`, `fn`, `public`), which
@@ -328,6 +354,8 @@ mod tests {
             "pub fn plan(window: &Window) -> Plan {",
             "    public abstract JsonGenerator writeStartArray() throws JacksonException;",
             "static int parse_args(int argc, char **argv)",
+            "unsigned long long int hash(const char *key)",
+            "const std::vector<int> &Parser::items() const {",
             "func (s *Server) Serve(l net.Listener) error {",
             "export function render(node) {",
             "public final class Version implements Comparable<Version>",
@@ -349,6 +377,10 @@ mod tests {
             "",
             "1302:",
             "    // def not_code(x):",
+            "Package has no external dependencies, except for testing (which uses `JUnit`).",
+            "or download jars from Maven repository or links on [Wiki](../../wiki).",
+            "51:Jackson 2.10 and above include `module-info.class` definitions (JPMS)",
+            "See the manual (section 3).",
         ] {
             assert!(!is_definition(line), "{line}");
         }
