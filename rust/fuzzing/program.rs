@@ -111,23 +111,24 @@ impl Settings {
     }
 
     /// A file-reading tool, or a shell that printed a file, and a budget a read plan can use,
-    /// most of the time.
+    /// most of the time; now and then a search tool, whose output of code lines is planned by
+    /// its definitions.
     pub fn for_reads(mut self) -> Self {
-        self.kind = if self.split_seed % 4 == 0 {
-            "shell_read"
-        } else {
-            "file_read"
+        self.kind = match self.split_seed % 8 {
+            0 | 4 => "shell_read",
+            1 => "search",
+            _ => "file_read",
         };
         self.for_plans()
     }
 
     /// A file-reading tool, whose markers give offsets, or now and then a shell, which plans
-    /// a numbered view as a read too.
+    /// a numbered view as a read too, or a search tool (`nl -ba F | grep -C 5 X`).
     pub fn for_numbered(mut self) -> Self {
-        self.kind = if self.split_seed % 4 == 0 {
-            "shell"
-        } else {
-            "file_read"
+        self.kind = match self.split_seed % 8 {
+            0 | 4 => "shell",
+            1 => "search",
+            _ => "file_read",
         };
         self.for_plans()
     }
