@@ -105,6 +105,7 @@ mod listing;
 mod log;
 mod lookalike;
 mod markers;
+mod matches;
 mod numbered;
 mod plan;
 mod planner;

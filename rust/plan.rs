@@ -28,11 +28,13 @@ pub enum Shape {
     Table,
     /// JSON or JSON Lines: minified, as a table, or a summary that keeps its values.
     Json,
+    /// A search's output that is no map of files: its definitions, first and last lines.
+    Matches,
 }
 
 impl Shape {
     /// Every shape: Python reads their names from here (`shapeclip._core.SHAPES`).
-    pub const ALL: [Shape; 9] = [
+    pub const ALL: [Shape; 10] = [
         Shape::Passthrough,
         Shape::Clip,
         Shape::Search,
@@ -42,6 +44,7 @@ impl Shape {
         Shape::Diff,
         Shape::Table,
         Shape::Json,
+        Shape::Matches,
     ];
 
     /// Whether this shape's plans are made by `gapped::Frame`: whole lines of the input
@@ -51,7 +54,7 @@ impl Shape {
     pub fn gapped(self) -> bool {
         matches!(
             self,
-            Shape::Read | Shape::Listing | Shape::Diff | Shape::Table
+            Shape::Read | Shape::Listing | Shape::Diff | Shape::Table | Shape::Matches
         )
     }
 
@@ -68,6 +71,7 @@ impl Shape {
             Shape::Diff => "diff",
             Shape::Table => "table",
             Shape::Json => "json",
+            Shape::Matches => "matches",
         }
     }
 }

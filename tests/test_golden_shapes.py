@@ -1,8 +1,8 @@
-"""Golden tests of the read, listing and diff planners on real outputs of real programs: `cat -n`,
-`cat` and `nl -ba` of standard library modules, `find`, `ls -R` and `grep -c` counts (as rows
-a search tool summarised) of its packages, `git show` and `git log -p` of this repository
-(made by `tests/golden/make_shape_goldens.py`, which also refreshes them). Beside the exact
-bytes, each checks what its shape promises."""
+"""Golden tests of the read, listing, diff and matches planners on real outputs of real programs:
+`cat -n`, `cat` and `nl -ba` of standard library modules, `find`, `ls -R` and `grep -c` counts (as
+rows a search tool summarised) of its packages, `grep -r` and `grep -A` over it, `git show` and
+`git log -p` of this repository (made by `tests/golden/make_shape_goldens.py`, which also
+refreshes them). Beside the exact bytes, each checks what its shape promises."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ RUNS = [(name, budget) for name in CASES for budget in BUDGETS if (HERE / f"{nam
 
 def test_every_case_has_its_input_and_every_shape_a_case() -> None:
     assert all((HERE / f"{name}.txt").exists() for name in CASES)
-    assert {case.shape for case in CASES.values()} == {"read", "listing", "diff"}
+    assert {case.shape for case in CASES.values()} == {"read", "listing", "diff", "matches"}
 
 
 @pytest.mark.parametrize(("name", "budget"), RUNS)
@@ -52,6 +52,11 @@ def test_shape_golden(name: str, budget: int) -> None:
         if own:
             n, path = max(own)
             assert f"{path} ({n} matches)\n" in out
+    elif case.shape == "matches":
+        # It opens with the search's first line, and its first definition is shown.
+        assert out.startswith(text.split("\n")[0] + "\n")
+        defs = [line for line in text.splitlines() if re.search(r"(^|[:\t-])\s*(?:def|class) \w", line)]
+        assert defs and defs[0] in out.splitlines()
     else:
         # The read starts at its first line, or at the line after a folded run of comments.
         first = re.match(r"\[lines 1-(\d+) omitted\]\n", out)

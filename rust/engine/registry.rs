@@ -13,6 +13,7 @@ use crate::diff::DiffPlanner;
 use crate::json::JsonPlanner;
 use crate::listing::ListingPlanner;
 use crate::log::LogPlanner;
+use crate::matches::MatchesPlanner;
 use crate::plan::Plan;
 use crate::planner::{Budget, Context, Planner};
 use crate::profile::ToolKind;
@@ -45,6 +46,8 @@ pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Hel
     register::<ShellSourcePlanner>(&mut list, budget, kind);
     // Only file reads: their head, definitions and tail.
     register::<ReadPlanner>(&mut list, budget, kind);
+    // Only searches: what the search planner could not map keeps its definitions first.
+    register::<MatchesPlanner>(&mut list, budget, kind);
     list.into_iter().map(Some).collect()
 }
 

@@ -20,6 +20,7 @@
 //! cannot be cut at a line (one huge line) is left to the clip.
 
 mod code;
+pub use code::is_definition;
 mod head;
 mod shell;
 mod trim;

@@ -1,9 +1,11 @@
-"""Makes the golden files of the read, listing and diff planners from real outputs of real programs.
+"""Makes the golden files of the read, listing, diff and matches planners from real outputs of real
+programs.
 
 `python tests/golden/make_shape_goldens.py` runs each case's command (`cat -n` and `nl -ba` of
 CPython standard library modules, `find`, `ls -R` and a `grep -c` count per file of its
-packages, `git show` and `git log -p` of this repository's own history), writes its output to
-`tests/golden/shapes/<name>.txt`, and then the expected compressions. The inputs are
+packages, `grep -r` without line numbers and `grep -A` over one module, `git show` and `git log
+-p` of this repository's own history), writes its output to `tests/golden/shapes/<name>.txt`,
+and then the expected compressions. The inputs are
 committed, so the tests need neither the programs nor the library. `--refresh` only rewrites
 the expected files from the committed inputs, after an intended change of a planner's output.
 
@@ -88,6 +90,12 @@ CASES = {
         ],
         "stdlib",
     ),
+    # Searches the search planner cannot map: `grep -r` without `-n` prints `path:text`, and
+    # `grep -A` over one file no path at all. Their definitions come first.
+    "grep_r_shorten_stdlib": Case(
+        "grep", "matches", ["grep", "-r", "--include=*.py", "--exclude-dir=site-packages", "shorten", "."], "stdlib"
+    ),
+    "grep_A12_def_textwrap_stdlib": Case("grep", "matches", ["grep", "-A", "12", "def ", "textwrap.py"], "stdlib"),
     # The commit that added the read planner, and the two that added the diff planner and
     # moved its walk into gapped/: Rust, Python and tests.
     "git_show_read_planner_repo": Case("bash", "diff", ["git", "show", "4d8116a"], "repo"),

@@ -1,0 +1,159 @@
+//! The matches planner: a search tool's output that is no map of files (the search planner
+//! declined it) keeps its definitions, then its first and last lines.
+//!
+//! A search that prints no `path:N:` rows (`grep -r NAME dir` without `-n`, `grep -A 20 'def
+//! f' file.py`, SWE-agent's `search_file` with its `Line N:` rows, `nl -ba F | grep -C 5 X`)
+//! cannot be mapped file by file, and a blind clip keeps its head and tail. But an agent
+//! searches for a name most often to find where it is defined, and opens or edits that next:
+//! on the agent-session corpus the lines that define something (`def`, `class`, a method's
+//! signature, as [`crate::read::is_definition`] reads them past a search's path or line number)
+//! were used next at several times the rate of the other lines of such outputs. So the plan
+//! shows definition lines first, in order, within a third of the room, and shares the rest
+//! between the first and last lines as the tool's profile shares a clip. Every gap is exact,
+//! and the closing marker counts them all ([`crate::gapped`]).
+
+#[cfg(test)]
+mod tests;
+
+use crate::gapped::{self, Frame, WholeLines};
+use crate::plan::{Plan, Shape};
+use crate::planner::{Context, Planner};
+use crate::profile::ToolKind;
+use crate::read::is_definition;
+use crate::sink::{Block, Sink};
+use crate::text::{char_count, past_line_number};
+
+/// Below this budget the output is clipped.
+const MIN_BUDGET: u64 = 400;
+/// Definitions take at most this part (1/n) of the room.
+const DEFS_PART: u64 = 3;
+/// A definition line longer than this is not kept: it would crowd out the others.
+const MAX_DEF_CHARS: u64 = 240;
+
+/// Keeps the definition lines of a search's output, as many as a plan could show.
+#[derive(Debug)]
+pub struct MatchesPlanner {
+    room: u64,
+    /// The definition lines read so far, with their numbers and characters, while they fit
+    /// in a [`DEFS_PART`] of the room.
+    defs: Vec<(u64, String, u64)>,
+    defs_chars: u64,
+    declined: bool,
+}
+
+impl WholeLines for MatchesPlanner {
+    fn declined(&self) -> bool {
+        self.declined
+    }
+
+    fn decline(&mut self) {
+        self.declined = true;
+    }
+
+    fn line(&mut self, no: u64, text: &str) {
+        if self.defs_chars >= self.room / DEFS_PART || !is_definition(past_search_prefix(text)) {
+            return;
+        }
+        let chars = char_count(text);
+        if chars <= MAX_DEF_CHARS {
+            self.defs_chars += chars + 1;
+            self.defs.push((no, text.to_owned(), chars));
+        }
+    }
+}
+
+/// The text of a search's line past what the tool put before it: SWE-agent's `Line 12:`, a
+/// file's path and `:` (`grep -r` over files), and a line number with `:`, `-` (a context
+/// line) or a tab, twice at most (`grep -n` over `nl -ba`'s numbers).
+fn past_search_prefix(line: &str) -> &str {
+    let mut rest = line.strip_prefix("Line ").unwrap_or(line).as_bytes();
+    if let Some(colon) = memchr::memchr(b':', rest) {
+        let path = &rest[..colon];
+        let is_path = !path.is_empty()
+            && !path.iter().any(u8::is_ascii_whitespace)
+            && path.iter().any(|&b| b == b'/' || b == b'.');
+        if is_path {
+            rest = &rest[colon + 1..];
+        }
+    }
+    for _ in 0..2 {
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0 && rest.get(digits) == Some(&b'-') {
+            rest = &rest[digits + 1..];
+        } else {
+            rest = past_line_number(rest);
+        }
+    }
+    // Each cut falls after an ASCII byte or a whole `→`, so on a character's boundary.
+    &line[line.len() - rest.len()..]
+}
+
+impl Sink for MatchesPlanner {
+    type Lookahead = ();
+    fn lookahead(&self) {}
+
+    fn block(&mut self, block: &Block<'_>, (): ()) {
+        gapped::feed(self, block);
+    }
+}
+
+impl Planner for MatchesPlanner {
+    fn serves(kind: ToolKind) -> bool {
+        kind == ToolKind::Search
+    }
+
+    fn new(room: u64) -> Self {
+        MatchesPlanner {
+            room,
+            defs: Vec::new(),
+            defs_chars: 0,
+            declined: false,
+        }
+    }
+
+    fn plan(self, context: &Context<'_>) -> Option<Plan> {
+        if self.declined || self.defs.is_empty() || self.room < MIN_BUDGET {
+            return None;
+        }
+        let frame = Frame::new(context, self.room, Shape::Matches);
+        let room = frame.budget.checked_sub(frame.closing_len + 1)?;
+        // Each definition with its line end and the gap marker before it.
+        let mut spent = 0;
+        let mut shown = 0;
+        for (_, _, chars) in &self.defs {
+            let cost = chars + 1 + frame.gap_len;
+            if spent + cost > room / DEFS_PART {
+                break;
+            }
+            spent += cost;
+            shown += 1;
+        }
+        let defs = &self.defs[..shown];
+        let left = room - spent;
+        let profile = context.profile;
+        let weights = (profile.head_weight + profile.tail_weight).max(1);
+        let tail = gapped::tail_lines(
+            context.window.last_chars(),
+            left * profile.tail_weight / weights,
+        );
+        let head = gapped::head_lines(&context.window.head, left - char_count(tail));
+        let total = context.totals.lines;
+        let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
+        let tail_count = tail.lines().count() as u64;
+        let first_tail = total + 1 - tail_count;
+        let mut pieces = Vec::with_capacity(defs.len() + 2);
+        if head_count > 0 {
+            pieces.push((1, head_count, head.strip_suffix('\n').unwrap_or(head)));
+        }
+        pieces.extend(
+            defs.iter()
+                .filter(|d| d.0 > head_count && d.0 < first_tail)
+                .map(|d| (d.0, d.0, d.1.as_str())),
+        );
+        if tail_count > 0 {
+            pieces.push((first_tail, total, tail.strip_suffix('\n').unwrap_or(tail)));
+        }
+        let (omitted, segments) = gapped::layout(&pieces, total);
+        frame.plan_if_fits(omitted, segments)
+    }
+}
