@@ -17,6 +17,9 @@ pub enum ToolKind {
     /// A shell command that printed a file (`cat F`, `sed -n 'A,Bp' F`): planned as a file
     /// read, and got back as any command's output is, by running it again.
     ShellRead,
+    /// A shell command that searched (`grep -r NAME .`, `rg NAME`): planned as a search's
+    /// output, and got back as any command's output is, by running it again.
+    ShellSearch,
     /// A search tool (grep, ripgrep, glob).
     Search,
     /// A web fetch or search.
@@ -26,6 +29,17 @@ pub enum ToolKind {
 }
 
 impl ToolKind {
+    /// Every kind's name, as [`ToolKind::parse`] reads them.
+    pub const NAMES: [&'static str; 7] = [
+        "shell",
+        "file_read",
+        "shell_read",
+        "shell_search",
+        "search",
+        "web",
+        "other",
+    ];
+
     /// Parses the kind names the Python profile table uses.
     ///
     /// # Errors
@@ -35,12 +49,14 @@ impl ToolKind {
             "shell" => ToolKind::Shell,
             "file_read" => ToolKind::FileRead,
             "shell_read" => ToolKind::ShellRead,
+            "shell_search" => ToolKind::ShellSearch,
             "search" => ToolKind::Search,
             "web" => ToolKind::Web,
             "other" => ToolKind::Other,
             _ => {
                 return Err(Error::Argument(format!(
-                    "tool kind must be one of shell, file_read, shell_read, search, web, other; \
+                    "tool kind must be one of shell, file_read, shell_read, shell_search, search, web, \
+                     other; \
                      got {name:?}"
                 )));
             }

@@ -433,7 +433,7 @@ def _ellipsis(result: Compressed) -> Compressed:
 def _failed(options: _Options) -> Compressed:
     """What a stream the core failed on, with no stored copy, can honestly be answered with."""
     rerun = "run the command again without shapeclip"
-    again = {"shell": rerun, "shell_read": rerun, "file_read": "read the file again in parts"}
+    again = {"shell": rerun, "shell_read": rerun, "shell_search": rerun, "file_read": "read the file again in parts"}
     hint = again.get(options.profile.kind, "call the tool again for a part of it")
     for text in (
         f"[shapeclip: all of this output omitted: shapeclip failed on it, and it was not stored. To see it, {hint}.]",

@@ -125,7 +125,7 @@ def _hint(span: Span, kind: str, way_back: WayBack | None, numbered: Numbered | 
     if way_back is not None:
         path = way_back if isinstance(way_back, str) else way_back[1]
         return f"To see them, run {_show_lines(way_back, a, b)}, or read {path} with offset {a} and limit {span.lines}."
-    if kind in ("shell", "shell_read"):
+    if kind in ("shell", "shell_read", "shell_search"):
         return (
             f"To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
         )
@@ -148,7 +148,7 @@ def _short_hint(span: Span, kind: str, way_back: WayBack | None, numbered: Numbe
     a, b = span.first, span.last
     if way_back is not None:
         return f"; {_show_lines(way_back, a, b)}"
-    if kind in ("shell", "shell_read"):
+    if kind in ("shell", "shell_read", "shell_search"):
         return f"; re-run | sed -n '{a},{b}p'"
     if kind == "file_read":
         return f"; read offset {_offset(a, numbered)} limit {b - a + 1}"

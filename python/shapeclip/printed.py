@@ -14,6 +14,11 @@ whose output may go on through programs that only pick lines (head, tail, `sed -
 lines, nl, cat). Anything else (a redirection into a file, a filter that searches or reorders, a second
 command, text from standard input) is not a file read, and neither is a file whose name says it
 is a log (`build.log`): that is planned as a log.
+
+A command that searches (`grep -r NAME .`, `rg NAME | head`, `nl -ba F | grep -C 5 X`: a pipeline
+of searchers, printers and pickers that begins with a searcher or a printer and holds a
+searcher) is planned as a search's output (kind `shell_search`): a map of files where it has
+line numbers, else its definitions first (docs/shapes/matches.md).
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ _RUNNERS = {
     "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}),
     "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
 }
+#: Programs that print the lines of their input that match (`git grep` too).
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 #: Shells whose `-c` command is read in their place.
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
 #: One command of a `sed` script that prints a run of lines: `10,20p`, `100,$p`, `5p`, or from a
@@ -50,14 +57,39 @@ _NL_OPTIONS = frozenset({"-b", "-d", "-f", "-h", "-i", "-l", "-n", "-s", "-v", "
 def prints_file(command: str) -> bool:
     """Whether `command`, as a shell would run it, prints one or more files it names, or lines
     of them picked by number."""
+    stages = _stages(command)
+    return bool(stages) and _prints(stages[0]) and all(_picks(stage) for stage in stages[1:])
+
+
+def searches(command: str) -> bool:
+    """Whether `command`, as a shell would run it, prints what a search found: a searcher (grep,
+    rg, ag, ack, `git grep`) over files or over what a printer of files gave it, its lines
+    perhaps picked after it (`| head -n 20`)."""
+    stages = _stages(command)
+    if not stages:
+        return False
+    found = [_searches(stage) for stage in stages]
+    first = found[0] or _prints(stages[0])
+    later = all(hit or _picks(stage) for hit, stage in zip(found[1:], stages[1:], strict=True))
+    return any(found) and first and later
+
+
+def _stages(command: str) -> list[list[str]]:
+    """The commands of the one pipeline `command` runs, past a leading `cd`, a shell's `-c` and
+    runners; none when it is no plain pipeline of words."""
     words = _words(command)
     if words is None:
-        return False
+        return []
     words = _past_cd(_unwrapped(words))
-    if not words:
+    return _split(words, ("|",)) if words else []
+
+
+def _searches(stage: list[str]) -> bool:
+    """Whether one command is a searcher."""
+    if not stage:
         return False
-    stages = _split(words, ("|",))
-    return _prints(stages[0]) and all(_picks(stage) for stage in stages[1:])
+    program = stage[0].rsplit("/", 1)[-1]
+    return program in _SEARCHERS or (program == "git" and stage[1:2] == ["grep"])
 
 
 def _words(command: str) -> list[str] | None:
@@ -231,4 +263,4 @@ def _prints_runs(script: str) -> bool:
     return True
 
 
-__all__ = ["prints_file"]
+__all__ = ["prints_file", "searches"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 #: The kinds of tool: the one list of them. The core has the same names (`ToolKind` in
 #: `rust/profile.rs`; tests/test_tool_kinds.py holds the two equal) and receives the kind by name.
-KINDS = ("shell", "file_read", "shell_read", "search", "web", "other")
+KINDS = ("shell", "file_read", "shell_read", "shell_search", "search", "web", "other")
 
 TYPE_CHECKING = False  # as typing's (see shapeclip/__init__.py), without importing typing
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     # `KINDS` as a type. A type checker cannot read a tuple as one, so the names are repeated,
     # and tests/test_tool_kinds.py holds the two equal.
-    ToolKind = Literal["shell", "file_read", "shell_read", "search", "web", "other"]
+    ToolKind = Literal["shell", "file_read", "shell_read", "shell_search", "search", "web", "other"]
 
 
 def __getattr__(name: str) -> object:
@@ -62,6 +62,8 @@ FILE_READ = Profile("file_read", head=0.8, tail=0.1)
 #: A shell command that printed a file (`shapeclip.printed`): a read, got back by a re-run.
 SHELL_READ = Profile("shell_read", head=0.8, tail=0.1)
 SEARCH = Profile("search", head=0.7, tail=0.25)
+#: A shell command that searched (`shapeclip.printed.searches`): a search, got back by a re-run.
+SHELL_SEARCH = Profile("shell_search", head=0.7, tail=0.25)
 WEB = Profile("web", head=0.7, tail=0.2)
 
 TOOL_PROFILES: dict[str, Profile] = {
@@ -80,13 +82,16 @@ TOOL_PROFILES: dict[str, Profile] = {
 
 def profile_for(tool_name: str | None, command: str | None = None) -> Profile:
     """The profile of `tool_name`, matched case-insensitively; unknown names get `DEFAULT`. A
-    shell tool's `command` that prints a file (`cat F`, `sed -n 'A,Bp' F`) gets `SHELL_READ`."""
+    shell tool's `command` that prints a file (`cat F`, `sed -n 'A,Bp' F`) gets `SHELL_READ`, and
+    one that searches (`grep -r NAME .`) `SHELL_SEARCH`."""
     if tool_name is None:
         return DEFAULT
     profile = TOOL_PROFILES.get(tool_name.strip().lower(), DEFAULT)
     if command is not None and profile.kind == "shell":
-        from .printed import prints_file
+        from .printed import prints_file, searches
 
         if prints_file(command):
             return SHELL_READ
+        if searches(command):
+            return SHELL_SEARCH
     return profile

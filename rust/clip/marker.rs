@@ -165,7 +165,9 @@ pub(crate) fn short_hint(first: u64, last: u64, profile: &Profile) -> String {
         return format!("; {}", way.show_lines(first, last));
     }
     match profile.kind {
-        ToolKind::Shell | ToolKind::ShellRead => format!("; re-run | sed -n '{first},{last}p'"),
+        ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch => {
+            format!("; re-run | sed -n '{first},{last}p'")
+        }
         ToolKind::FileRead => format!(
             "; read offset {} limit {}",
             file_line(first, profile),
@@ -188,7 +190,7 @@ pub(crate) fn hint(span: &Span, profile: &Profile) -> String {
         return format!("To see them, {}.", way.lines_hint(a, b, span.lines));
     }
     match profile.kind {
-        ToolKind::Shell | ToolKind::ShellRead => format!(
+        ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch => format!(
             "To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
         ),
         ToolKind::FileRead => format!(
@@ -334,7 +336,7 @@ mod tests {
             lines: 10_232,
         };
         for tier in TIERS {
-            for kind in ["shell", "file_read", "shell_read", "search", "web", "other"] {
+            for kind in ToolKind::NAMES {
                 let p = profile(kind);
                 assert!(
                     render(tier, &real, &p).chars().count()

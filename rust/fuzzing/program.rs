@@ -5,6 +5,8 @@
 //! (reads past the end give zeros), and the splits come from a seeded generator rather than
 //! from bytes between the input's bytes, so that a mutation of the input keeps its splits.
 
+use crate::profile::ToolKind;
+
 /// A fuzzer's bytes, read front to back as choices.
 pub struct Choices<'a> {
     data: &'a [u8],
@@ -41,7 +43,6 @@ impl<'a> Choices<'a> {
     }
 }
 
-const KINDS: [&str; 6] = ["shell", "file_read", "shell_read", "search", "web", "other"];
 /// Head and tail weights: the profiles' own, and the extremes (one side zero).
 const WEIGHTS: [(u64, u64); 6] = [
     (3000, 6000),
@@ -85,10 +86,11 @@ impl Settings {
             _ => u64::from(choices.byte()) * budget / 256,
         };
         let split = choices.u16();
+        let kinds = ToolKind::NAMES.len();
         Settings {
-            kind: KINDS[usize::from(shape % 5)],
+            kind: ToolKind::NAMES[usize::from(shape) % kinds],
             tool: if shape & 0x80 == 0 { "bash" } else { "" },
-            weights: WEIGHTS[usize::from(shape / 5 % 6)],
+            weights: WEIGHTS[usize::from(shape) / kinds % WEIGHTS.len()],
             budget,
             digest_room,
             split_seed: u64::from(split) | 1 << 32,

@@ -109,12 +109,12 @@ fn item_hint(totals: &Totals, profile: &Profile) -> String {
         };
     }
     match (profile.kind, lines) {
-        (ToolKind::Shell | ToolKind::ShellRead, true) => {
+        (ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch, true) => {
             "To see items, run the command again piped through \
                                     sed -n 'A,Bp' with the lines a \u{2026} names."
                 .to_owned()
         }
-        (ToolKind::Shell | ToolKind::ShellRead, false) => {
+        (ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch, false) => {
             "To see an item, run the command again piped through \
                                      jq '.PATH[N]' with the path and index a \u{2026} names."
                 .to_owned()
@@ -137,8 +137,12 @@ fn short_hint(totals: &Totals, profile: &Profile) -> String {
         return format!("; {}", way.show_range(first, last));
     }
     match (profile.kind, lines) {
-        (ToolKind::Shell | ToolKind::ShellRead, true) => "; re-run | sed -n 'A,Bp'".to_owned(),
-        (ToolKind::Shell | ToolKind::ShellRead, false) => "; re-run | jq".to_owned(),
+        (ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch, true) => {
+            "; re-run | sed -n 'A,Bp'".to_owned()
+        }
+        (ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch, false) => {
+            "; re-run | jq".to_owned()
+        }
         (ToolKind::FileRead, true) => "; read offset A limit N".to_owned(),
         _ => String::new(),
     }
@@ -154,7 +158,9 @@ fn original(totals: &Totals, profile: &Profile) -> String {
         );
     }
     match profile.kind {
-        ToolKind::Shell | ToolKind::ShellRead => " The original: run the command again.".to_owned(),
+        ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch => {
+            " The original: run the command again.".to_owned()
+        }
         ToolKind::FileRead => " The original: read the file again.".to_owned(),
         _ => String::new(),
     }

@@ -41,11 +41,15 @@ pub struct LogPlanner {
 impl Planner for LogPlanner {
     const DIGEST: bool = true;
 
-    /// Shell tools, and tools of no known kind (an MCP or function tool that returns a build
-    /// log): the latter only with a stored copy, since the words for getting lines back from
+    /// Shell tools (a command that searched too: `grep ERROR app.log`), and tools of no known
+    /// kind (an MCP or function tool that returns a build log): the latter only with a stored
+    /// copy, since the words for getting lines back from
     /// a shell, running the command again, are no way back for them.
     fn serves(kind: ToolKind) -> bool {
-        matches!(kind, ToolKind::Shell | ToolKind::Other)
+        matches!(
+            kind,
+            ToolKind::Shell | ToolKind::ShellSearch | ToolKind::Other
+        )
     }
 
     fn new(room: u64) -> Self {
@@ -66,7 +70,11 @@ impl Planner for LogPlanner {
         if !found.is_log() {
             return None;
         }
-        if context.profile.kind != ToolKind::Shell && context.profile.way_back.is_none() {
+        let reruns = matches!(
+            context.profile.kind,
+            ToolKind::Shell | ToolKind::ShellSearch
+        );
+        if !reruns && context.profile.way_back.is_none() {
             return None;
         }
         if Numbered::read(context.window, &context.totals).is_some() {

@@ -99,7 +99,7 @@ impl Sink for MatchesPlanner {
 
 impl Planner for MatchesPlanner {
     fn serves(kind: ToolKind) -> bool {
-        kind == ToolKind::Search
+        matches!(kind, ToolKind::Search | ToolKind::ShellSearch)
     }
 
     fn new(room: u64) -> Self {
