@@ -29,6 +29,10 @@ const MIN_BUDGET: u64 = 400;
 const DEFS_PART: u64 = 3;
 /// A definition line longer than this is not kept: it would crowd out the others.
 const MAX_DEF_CHARS: u64 = 240;
+/// Definitions are looked for in this many first lines. A search with line numbers, however
+/// long, is the search planner's map; one without them is seldom longer; and reading every
+/// line of a grep flood for definitions took a third of the search planner's speed.
+const READ_LINES: u64 = gapped::JUDGE_AFTER;
 
 /// Keeps the definition lines of a search's output, as many as a plan could show.
 #[derive(Debug)]
@@ -38,12 +42,16 @@ pub struct MatchesPlanner {
     /// in a [`DEFS_PART`] of the room.
     defs: Vec<(u64, String, u64)>,
     defs_chars: u64,
+    /// No more definitions are looked for: the first lines are read, or the share is full.
+    done: bool,
     declined: bool,
 }
 
 impl WholeLines for MatchesPlanner {
+    /// Done counts as declined here, so that the walk stops at once, mid-block too; only
+    /// [`MatchesPlanner::declined`] (a line in pieces) stops the plan.
     fn declined(&self) -> bool {
-        self.declined
+        self.declined || self.done
     }
 
     fn decline(&mut self) {
@@ -51,7 +59,8 @@ impl WholeLines for MatchesPlanner {
     }
 
     fn line(&mut self, no: u64, text: &str) {
-        if self.defs_chars >= self.room / DEFS_PART || !is_definition(past_search_prefix(text)) {
+        self.done = no >= READ_LINES || self.defs_chars >= self.room / DEFS_PART;
+        if self.done || !is_definition(past_search_prefix(text)) {
             return;
         }
         let chars = char_count(text);
@@ -107,6 +116,7 @@ impl Planner for MatchesPlanner {
             room,
             defs: Vec::new(),
             defs_chars: 0,
+            done: false,
             declined: false,
         }
     }

@@ -117,3 +117,37 @@ fn definitions_take_a_third_of_the_room_at_most() {
     let middle = out.lines().filter(|l| l.starts_with("Line ")).count();
     assert!(middle > 20, "{out}");
 }
+
+#[test]
+fn definitions_are_looked_for_in_the_first_lines_only() {
+    // A grep flood is the search planner's; reading all of it for definitions cost that
+    // planner a third of its speed. Past the first lines the walk stops, and the plan still
+    // shows what it found.
+    let mut text = grep_r("either_dict_or_kwargs");
+    for i in 0..READ_LINES {
+        writeln!(
+            text,
+            "pkg/late/use_{i:05}.py:    either_dict_or_kwargs(items)"
+        )
+        .unwrap();
+    }
+    text.push_str("pkg/late/defs.py:def either_dict_or_kwargs_late(items):\n");
+    let mut planner = MatchesPlanner::new(2000);
+    for (no, line) in (1..).zip(text.lines()) {
+        if planner.declined() {
+            break;
+        }
+        planner.line(no, line);
+    }
+    assert!(
+        planner.declined() && !planner.declined,
+        "the walk stopped, the plan did not"
+    );
+    assert_eq!(planner.defs.len(), 1);
+    let (out, shape) = planned(&text, 2000);
+    assert_eq!(shape, Shape::Matches, "{out}");
+    assert!(
+        out.contains("pkg/core/util.py:def either_dict_or_kwargs(items, key=None):"),
+        "{out}"
+    );
+}
