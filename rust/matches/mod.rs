@@ -3,11 +3,12 @@
 //!
 //! A search that prints no `path:N:` rows (`grep -r NAME dir` without `-n`, `grep -A 20 'def
 //! f' file.py`, SWE-agent's `search_file` with its `Line N:` rows, `nl -ba F | grep -C 5 X`)
-//! cannot be mapped file by file, and a blind clip keeps its head and tail. But an agent
-//! searches for a name most often to find where it is defined, and opens or edits that next:
-//! on the agent-session corpus the lines that define something (`def`, `class`, a method's
-//! signature, as [`crate::read::is_definition`] reads them past a search's path or line number)
-//! were used next at several times the rate of the other lines of such outputs. So the plan
+//! cannot be mapped file by file, and a blind clip keeps its head and tail. But an agent often
+//! searches for a name to find where it is defined, and opens or edits that next: on the
+//! agent-session corpus, in about half of such outputs the next step used a line that defines
+//! something (`def`, `class`, a method's signature, as [`crate::read::is_definition`] reads
+//! them past a search's path or line number), and such lines, spread through the output, are
+//! a seventh of its lines and a fifth of the lines used. So the plan
 //! shows definition lines first, in order, within a third of the room, and shares the rest
 //! between the first and last lines as the tool's profile shares a clip. Every gap is exact,
 //! and the closing marker counts them all ([`crate::gapped`]).
