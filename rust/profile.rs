@@ -55,9 +55,8 @@ impl ToolKind {
             "other" => ToolKind::Other,
             _ => {
                 return Err(Error::Argument(format!(
-                    "tool kind must be one of shell, file_read, shell_read, shell_search, search, web, \
-                     other; \
-                     got {name:?}"
+                    "tool kind must be one of shell, file_read, shell_read, shell_search, search, \
+                     web, other; got {name:?}"
                 )));
             }
         })

@@ -43,8 +43,8 @@ impl Planner for LogPlanner {
 
     /// Shell tools (a command that searched too: `grep ERROR app.log`), and tools of no known
     /// kind (an MCP or function tool that returns a build log): the latter only with a stored
-    /// copy, since the words for getting lines back from
-    /// a shell, running the command again, are no way back for them.
+    /// copy, since the words for getting lines back from a shell, running the command again,
+    /// are no way back for them.
     fn serves(kind: ToolKind) -> bool {
         matches!(
             kind,
