@@ -62,6 +62,9 @@ def test_shape_golden(name: str, budget: int) -> None:
         first = re.match(r"\[lines 1-(\d+) omitted\]\n", out)
         start = int(first.group(1)) if first else 0
         assert out[first.end() if first else 0 :].startswith(text.split("\n")[start] + "\n")
+        # A viewer's window that reaches the file's end keeps its last lines.
+        if re.search(r"^\(\d+ more lines above\)$", text, re.MULTILINE) and "more lines below" not in text:
+            assert out.endswith("\n".join(text.splitlines()[-5:]) + "\n"), out
     # Every kept line is a whole line of the input (with look-alike markers disarmed).
     lines = set(disarm(text).splitlines())
     kept = [line for line in out.splitlines() if not line.startswith("[")]

@@ -9,8 +9,9 @@
 //! budget goes to the head ([`head`]: each long run of filler one exact marker), a small share
 //! to the tail, and a share to the definition lines of the middle ([`code::is_definition`]),
 //! each kept whole, in order, between exact markers. A windowed viewer pointed at a line
-//! centres its window on it, so a window that starts inside a file gives that share to its
-//! middle instead ([`window`]). A read that a harness already cut around a note of its own
+//! puts it in the upper half of its window, so a window that starts inside a file gives that
+//! share to its middle instead, and one that also reaches the file's end, half the room to
+//! its tail ([`window`]). A read that a harness already cut around a note of its own
 //! ([`elision`]) ends in the end of the harness's window, so its tail takes the share of the
 //! room that the part after the note is of the read. A read that fits once its longest runs of filler
 //! ([`code::FillerReader`]) are gone keeps every other line instead ([`trim`]). No gap's marker
@@ -57,7 +58,8 @@ const DEFS_SCANNED: u64 = 4 << 20;
 /// shell to 30,000 by default and 150,000 at most).
 const NOTES_SCANNED: u64 = 256 << 10;
 /// The tail's share of the room, in percent, after an earlier cut's note is at most this: the
-/// part after the note is the end of the harness's window, which its beginning matches.
+/// part after the note is the end of the harness's window, which its beginning matches. A
+/// viewer's window that reaches the file's end gets it whole ([`Window::ends_file`]).
 const MAX_TAIL_PERCENT: u64 = 50;
 /// A definition line longer than this is not kept: it would crowd out the others.
 const MAX_DEF_CHARS: u64 = 160;
@@ -354,12 +356,17 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
         (0, DEFS_PERCENT)
     };
     // After an earlier cut's note, the tail is the end of the harness's window: it gets the
-    // part after the note's share of what the definitions or the middle leave.
-    let tail_percent = planner.note_end.map_or(TAIL_PERCENT, |end| {
-        let after = planner.read - end;
-        let left = 100 - middle_percent - defs_percent;
-        (after * left / planner.read.max(1)).clamp(TAIL_PERCENT, MAX_TAIL_PERCENT)
-    });
+    // part after the note's share of what the definitions or the middle leave. A viewer's
+    // window that reaches the file's end was pointed at its lower part: the tail gets the most.
+    let tail_percent = if planner.window.ends_file() {
+        MAX_TAIL_PERCENT
+    } else {
+        planner.note_end.map_or(TAIL_PERCENT, |end| {
+            let after = planner.read - end;
+            let left = 100 - middle_percent - defs_percent;
+            (after * left / planner.read.max(1)).clamp(TAIL_PERCENT, MAX_TAIL_PERCENT)
+        })
+    };
     let tail_room = room * tail_percent / 100;
     let middle_room = room * middle_percent / 100;
     let defs_room = room * defs_percent / 100;

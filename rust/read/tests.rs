@@ -283,7 +283,12 @@ fn a_read_that_starts_inside_a_docstring_is_not_read_inside_out() {
 
 /// A windowed viewer's view of lines `first..first + 100` of a 2,000-line file.
 fn window(first: usize) -> String {
-    let mut text = String::from("[File: /repo/src/module.py (2000 lines total)]\n");
+    window_of(first, 2000)
+}
+
+/// A windowed viewer's view of lines `first..first + 100` of a file of `total` lines.
+fn window_of(first: usize, total: usize) -> String {
+    let mut text = format!("[File: /repo/src/module.py ({total} lines total)]\n");
     if first > 1 {
         writeln!(text, "({} more lines above)", first - 1).unwrap();
     }
@@ -294,7 +299,9 @@ fn window(first: usize) -> String {
         )
         .unwrap();
     }
-    write!(text, "({} more lines below)", 2000 - (first + 99)).unwrap();
+    if total > first + 99 {
+        write!(text, "({} more lines below)", total - (first + 99)).unwrap();
+    }
     text
 }
 
@@ -306,6 +313,23 @@ fn a_window_positioned_inside_a_file_keeps_its_middle() {
     assert!(out.contains("\n1250:    value_1250 "), "{out}");
     assert!(out.contains("\n1201:    value_1201 "), "{out}");
     assert!(out.ends_with("(700 more lines below)"), "{out}");
+}
+
+/// A viewer does not show past a file's end, so a window that reaches it was pointed at a line
+/// in its lower part: its last lines get half the room.
+#[test]
+fn a_window_that_reaches_the_files_end_keeps_its_last_lines() {
+    let (out, _) = read(&window_of(1201, 1300), 2000);
+    assert!(char_count(&out) <= 2000, "{out}");
+    assert!(out.contains("\n1201:    value_1201 "), "{out}");
+    assert!(out.contains("\n1290:    value_1290 "), "{out}");
+    assert!(
+        out.ends_with("1300:    value_1300 = compute(argument, 1300)  # step\n"),
+        "{out}"
+    );
+    // Inside the file, the same window keeps a short tail.
+    let (inside, _) = read(&window_of(1201, 1400), 2000);
+    assert!(!inside.contains("\n1290:    value_1290 "), "{inside}");
 }
 
 #[test]

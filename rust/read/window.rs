@@ -1,8 +1,13 @@
 //! A viewer's window positioned inside a file: the view that SWE-agent-style windowed viewers
 //! print (`[File: PATH (N lines total)]`, `(M more lines above)`, then numbered lines `K:text`
-//! and `(L more lines below)`). Such a viewer centres its window on the line it was pointed
-//! at (its `open FILE LINE` and `goto LINE`), so when the window is cut, the lines around its
-//! middle are kept as well as its head: they are where the agent was looking.
+//! and `(L more lines below)`). Such a viewer puts the line it was pointed at in the upper
+//! half of its window (SWE-agent's `open FILE LINE` and `goto LINE` a sixth of the way down,
+//! its `edit` in the middle), so when the window is cut, the lines around its middle are kept
+//! as well as its head: between them they hold where the agent was looking.
+//!
+//! Unless the file ends first: a viewer does not show past the file's last line, so a window
+//! that reaches it (no `(L more lines below)`) was pointed at a line further down, anywhere in
+//! its lower part, and its tail matters as much as its head ([`Window::ends_file`]).
 //!
 //! A window that starts at the file's first line says no lines above, and is read from its
 //! head like any file.
@@ -26,10 +31,12 @@ pub(super) struct Window {
     room: u64,
 }
 
-/// Whether `text` is `(M more lines above)`.
-fn says_lines_above(text: &str) -> bool {
+/// Whether `text` is `(M more lines above)` (`where_` is `"above"`) or `(L more lines below)`.
+fn says_lines(text: &str, where_: &str) -> bool {
     text.strip_prefix('(')
-        .and_then(|t| t.strip_suffix(" more lines above)"))
+        .and_then(|t| t.strip_suffix(')'))
+        .and_then(|t| t.strip_suffix(where_))
+        .and_then(|t| t.strip_suffix(" more lines "))
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
@@ -53,7 +60,7 @@ impl Window {
     pub(super) fn line(&mut self, line: &crate::lines::Line<'_>, whole: bool) {
         let Some(lines) = &mut self.lines else { return };
         let positioned = match self.above {
-            None if line.no <= HEADER_LINES + 1 && says_lines_above(line.text) => {
+            None if line.no <= HEADER_LINES + 1 && says_lines(line.text, "above") => {
                 self.above = Some(line.no);
                 true
             }
@@ -81,6 +88,22 @@ impl Window {
     /// Whether the read is a window positioned inside a file.
     pub(super) fn positioned(&self) -> bool {
         self.lines.is_some() && self.above.is_some()
+    }
+
+    /// Whether the read is a window positioned inside a file that reaches the file's end: no
+    /// `(L more lines below)` follows its last numbered line.
+    pub(super) fn ends_file(&self) -> bool {
+        let (Some(lines), Some(_)) = (&self.lines, self.above) else {
+            return false;
+        };
+        lines
+            .iter()
+            .rposition(|l| is_numbered(&l.text))
+            .is_some_and(|last| {
+                !lines[last + 1..]
+                    .iter()
+                    .any(|l| says_lines(&l.text, "below"))
+            })
     }
 
     /// The lines around the window's middle within `room` characters, in order, none at or

@@ -47,6 +47,16 @@ WINDOW_AT_1250 = [
     'echo "($((n - 1299)) more lines below)"',
 ]
 
+#: The same viewer pointed near the end of argparse.py (`goto` a line in its last hundred): a
+#: viewer shows nothing past a file's end, so its window is the file's last 100 lines, with no
+#: lines below.
+WINDOW_AT_THE_END = [
+    "sh",
+    "-c",
+    'n=$(wc -l < argparse.py); echo "[File: argparse.py ($n lines total)]"; '
+    'echo "($((n - 100)) more lines above)"; grep -n "" argparse.py | tail -n 100',
+]
+
 #: name (says what the output shows) -> case.
 CASES = {
     "cat_n_argparse_stdlib": Case("read_file", "read", ["cat", "-n", "argparse.py"], "stdlib"),
@@ -55,6 +65,7 @@ CASES = {
     "window_at_1250_argparse_stdlib": Case("read_file", "read", WINDOW_AT_1250, "stdlib"),
     # The same window printed by a shell, as a hook hands it on: its numbers make it a read.
     "window_at_1250_argparse_by_a_shell_stdlib": Case("bash", "read", WINDOW_AT_1250, "stdlib"),
+    "window_at_the_end_of_argparse_stdlib": Case("read_file", "read", WINDOW_AT_THE_END, "stdlib"),
     # A file a harness already cut, as mini-swe-agent cuts an output over 10,000 characters: its
     # first and last 5,000 around its note, the cuts inside lines.
     "harness_cut_of_textwrap_stdlib": Case(
