@@ -1,7 +1,7 @@
 """Golden tests of the read, listing, diff and matches planners on real outputs of real programs:
 `cat -n`, `cat` and `nl -ba` of standard library modules, `find`, `ls -R` and `grep -c` counts (as
-rows a search tool summarised) of its packages, `grep -r` and `grep -A` over it, `git show` and
-`git log -p` of this repository (made by `tests/golden/make_shape_goldens.py`, which also
+rows a search tool summarised) of its packages, `grep -r` and `grep -A` over it, `git show`,
+`git log -p` and `git log --stat` of this repository (made by `tests/golden/make_shape_goldens.py`, which also
 refreshes them). Beside the exact bytes, each checks what its shape promises."""
 
 from __future__ import annotations
@@ -42,6 +42,14 @@ def test_shape_golden(name: str, budget: int) -> None:
         assert kept == names[: len(kept)]
         if len(kept) < len(names):
             assert re.search(rf" omitted: (?:\d+ commits?, )?{len(names) - len(kept)} files?, ", out), out
+        # Commits are named from the first on; in a log without patches, each with its subject.
+        commits = re.findall(r"^commit [0-9a-f]{40}$", text, re.MULTILINE)
+        shown = re.findall(r"^commit [0-9a-f]{40}$", out, re.MULTILINE)
+        assert shown == commits[: len(shown)] and (shown or not commits)
+        for commit in shown if not names else []:
+            at = text.index(commit + "\n")
+            subject = re.search(r"^    \S.*$", text[at:], re.MULTILINE)
+            assert subject and subject.group(0) + "\n" in out
     elif case.shape == "listing":
         for heading in re.findall(r"^\S+:$", text, re.MULTILINE):
             assert f"{heading}\n" in out, heading

@@ -186,14 +186,15 @@ impl Chooser<'_> {
         }
     }
 
-    /// From the names only, gives each commit and file its hunk headers and notes back, first
-    /// to last, each whose headers fit; returns what the plan then costs.
-    fn restore_entries(&self, shown: &mut [bool], mut used: u64, budget: u64) -> u64 {
+    /// From the names only, gives each commit and file its lines kept at `level` back (3: its
+    /// hunk headers and notes), first to last, each whose lines fit; returns what the plan
+    /// then costs.
+    fn restore_entries(&self, shown: &mut [bool], mut used: u64, budget: u64, level: u8) -> u64 {
         let starts: Vec<usize> = (0..self.items.len())
             .filter(|&i| self.items[i].starts_entry())
             .chain([self.items.len()])
             .collect();
-        let richer = self.mask(3);
+        let richer = self.mask(level);
         for pair in starts.windows(2) {
             let (lo, hi) = (pair[0], pair[1]);
             let before = self.cost(shown, lo, hi);
@@ -211,10 +212,25 @@ impl Chooser<'_> {
         used
     }
 
-    /// The names from the first on, as many as fit, the rest one gap that counts them.
+    /// The names from the first on, as many as fit, the rest one gap that counts them. A
+    /// commit's name comes with its subject or not at all: alone it says nothing.
     fn names_prefix(&self, budget: u64) -> Option<Vec<bool>> {
         let n = self.items.len();
         let names = self.mask(4);
+        let subject_follows = |i: usize| {
+            names[i + 1..]
+                .iter()
+                .position(|&name| name)
+                .is_some_and(|j| {
+                    matches!(
+                        self.items[i + 1 + j],
+                        Item::Header {
+                            kind: Kind::Subject,
+                            ..
+                        }
+                    )
+                })
+        };
         let tail = |from: usize| {
             if from < n {
                 self.gap_len(from, n - 1)
@@ -234,7 +250,7 @@ impl Chooser<'_> {
             }
             used += self.items[i].shown_chars().unwrap_or(0);
             last_shown = Some(i);
-            if self.closing_len + used + tail(i + 1) <= budget {
+            if self.closing_len + used + tail(i + 1) <= budget && !subject_follows(i) {
                 best = i + 1;
             }
         }
@@ -249,7 +265,8 @@ impl Chooser<'_> {
 /// each holds counted in the gap after it, and then each file's hunk headers and hunks back,
 /// in order, each that fits; else the names and subjects from the first on, as many as fit,
 /// the rest counted. Steps before `first_step` are not tried: not all their lines were kept.
-pub fn plan(items: &[Item], frame: &Frame<'_>, first_step: u8) -> Option<Plan> {
+/// A commit `log` without patches is planned by [`log_shown`].
+pub fn plan(items: &[Item], frame: &Frame<'_>, first_step: u8, log: bool) -> Option<Plan> {
     let budget = frame.budget;
     let mut before = Vec::with_capacity(items.len() + 1);
     let mut sum = Counts::default();
@@ -263,6 +280,10 @@ pub fn plan(items: &[Item], frame: &Frame<'_>, first_step: u8) -> Option<Plan> {
         before,
         closing_len: frame.closing_len,
     };
+    if log {
+        let shown = log_shown(&chooser, first_step, budget)?;
+        return render(&chooser, &shown, frame);
+    }
     let shown = (first_step..=3)
         .find_map(|level| {
             let mut shown = chooser.mask(level);
@@ -277,7 +298,7 @@ pub fn plan(items: &[Item], frame: &Frame<'_>, first_step: u8) -> Option<Plan> {
                 let mut shown = chooser.mask(level);
                 let used = chooser.total(&shown);
                 (used <= budget).then(|| {
-                    let used = chooser.restore_entries(&mut shown, used, budget);
+                    let used = chooser.restore_entries(&mut shown, used, budget, 3);
                     chooser.fill_bodies(&mut shown, used, budget);
                     shown
                 })
@@ -285,6 +306,28 @@ pub fn plan(items: &[Item], frame: &Frame<'_>, first_step: u8) -> Option<Plan> {
         })
         .or_else(|| chooser.names_prefix(budget))?;
     render(&chooser, &shown, frame)
+}
+
+/// What a commit log shows: every line if they fit; else every commit's name and subject,
+/// and then each commit's author, date and message back, first to last, each that fits; else
+/// the names and subjects from the first on, as many as fit. A commit's name without its
+/// subject says nothing an agent can use, so no step shows names alone.
+fn log_shown(chooser: &Chooser<'_>, first_step: u8, budget: u64) -> Option<Vec<bool>> {
+    if first_step == 1 {
+        let shown = chooser.mask(1);
+        if chooser.total(&shown) <= budget {
+            return Some(shown);
+        }
+    }
+    if first_step <= 4 {
+        let mut shown = chooser.mask(4);
+        let used = chooser.total(&shown);
+        if used <= budget {
+            chooser.restore_entries(&mut shown, used, budget, 1);
+            return Some(shown);
+        }
+    }
+    chooser.names_prefix(budget)
 }
 
 fn render(chooser: &Chooser<'_>, shown: &[bool], frame: &Frame<'_>) -> Option<Plan> {

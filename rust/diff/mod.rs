@@ -8,8 +8,13 @@
 //! (file headers, hunk headers with their exact line ranges and counts, commit headers and
 //! messages of `git log -p`, binary and rename notes), then the hunks' runs of changed lines
 //! (`+`, `-`), first to last, each that fits in what is left, then the runs of context around
-//! them; a run it cannot show is one exact gap ([`crate::gapped`]). A hunk's end is found from its header's counts, so a removed line that
-//! starts with `--` is never taken for a file header.
+//! them; a run it cannot show is one exact gap ([`crate::gapped`]). A hunk's end is found from
+//! its header's counts, so a removed line that starts with `--` is never taken for a file
+//! header.
+//!
+//! A commit log without patches (`git log`, `--stat`, `--oneline`) is planned the same way,
+//! as a diff of commits and no files: each commit's name and subject, the rest of each while
+//! it fits ([`LogForm`]).
 
 mod choose;
 mod kind;
@@ -52,8 +57,52 @@ pub struct DiffPlanner {
     file_headers: u64,
     body_lines: u64,
     reader: Reader,
+    /// Which commit log the lines read may be.
+    log: LogForm,
     /// Not a patch by its first lines, or a line too long to be in a patch.
     declined: bool,
+}
+
+/// Which commit log without patches the lines read so far may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LogForm {
+    /// `git log`: the first line names a commit, and every line may be a commit log's
+    /// ([`in_commit_log`]).
+    Full,
+    /// `git log --oneline`: every line is a hash and a subject ([`one_line_commit`]);
+    /// `letters` once some hash holds a letter (a column of numbers followed by words, as
+    /// `wc` prints, is no list of hashes).
+    OneLine { letters: bool },
+    /// No commit log.
+    No,
+}
+
+/// Whether `text` names a commit as `git log` does: `commit HASH`, and perhaps its refs.
+fn names_commit(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix("commit ") else {
+        return false;
+    };
+    let hex = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+    hex >= 7 && matches!(rest.as_bytes().get(hex), None | Some(b' '))
+}
+
+/// Whether `text` is a commit as `git log --oneline` prints one: an abbreviated hash (7 to 40
+/// hex digits), a space and a subject.
+fn one_line_commit(text: &str) -> bool {
+    let hex = text.bytes().take_while(u8::is_ascii_hexdigit).count();
+    (7..=40).contains(&hex) && text.as_bytes().get(hex) == Some(&b' ') && text.len() > hex + 1
+}
+
+/// Whether `text` may be a line of a commit log after its first line: a commit's name, a
+/// header field (`Author: `, `Date: `, `Merge: `), its indented message or `--stat` lines, a
+/// blank line.
+fn in_commit_log(text: &str) -> bool {
+    let field = text.split_once(':').is_some_and(|(name, rest)| {
+        name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && (rest.is_empty() || rest.starts_with(' '))
+    });
+    text.is_empty() || text.starts_with([' ', '\t']) || field || names_commit(text)
 }
 
 /// The old and new line counts of a hunk header, `@@ -a[,b] +c[,d] @@ ...`.
@@ -83,7 +132,19 @@ impl WholeLines for DiffPlanner {
     }
 
     fn line(&mut self, no: u64, text: &str) {
-        if no == gapped::JUDGE_AFTER && (self.hunks == 0 || self.body_lines * 2 < no) {
+        if no == 1 {
+            self.log = if one_line_commit(text) {
+                LogForm::OneLine { letters: false }
+            } else if names_commit(text) {
+                LogForm::Full
+            } else {
+                LogForm::No
+            };
+        }
+        if no == gapped::JUDGE_AFTER
+            && !self.commit_log()
+            && (self.hunks == 0 || self.body_lines * 2 < no)
+        {
             self.declined = true;
             return;
         }
@@ -112,7 +173,25 @@ impl WholeLines for DiffPlanner {
                 ..Counts::default()
             };
             (kind::Kind::Hunk, hunk)
+        } else if matches!(self.log, LogForm::OneLine { .. }) && one_line_commit(text) {
+            if text
+                .bytes()
+                .take_while(|b| *b != b' ')
+                .any(|b| b.is_ascii_alphabetic())
+            {
+                self.log = LogForm::OneLine { letters: true };
+            }
+            let commit = Counts {
+                commits: 1,
+                ..Counts::default()
+            };
+            (kind::Kind::Name, commit)
         } else {
+            if matches!(self.log, LogForm::OneLine { .. })
+                || (self.log == LogForm::Full && !in_commit_log(text))
+            {
+                self.log = LogForm::No;
+            }
             if text.starts_with("diff --git ") || text.starts_with("+++ ") {
                 self.file_headers += 1;
             }
@@ -146,6 +225,13 @@ impl WholeLines for DiffPlanner {
 }
 
 impl DiffPlanner {
+    /// Whether the output is a commit log without patches (`git log`, `git log --stat`).
+    fn commit_log(&self) -> bool {
+        matches!(self.log, LogForm::Full | LogForm::OneLine { letters: true })
+            && self.hunks == 0
+            && self.file_headers == 0
+    }
+
     /// Whether the headers read are past what is kept of them (see [`DiffPlanner`]).
     fn past_bound(&self) -> bool {
         self.headers > self.room.saturating_mul(4)
@@ -275,6 +361,7 @@ impl Planner for DiffPlanner {
             hunks: 0,
             file_headers: 0,
             body_lines: 0,
+            log: LogForm::No,
             reader: Reader::default(),
             declined: false,
         }
@@ -285,11 +372,12 @@ impl Planner for DiffPlanner {
         // Mostly hunk lines: a log that quotes a small patch is still a log.
         let patch =
             self.hunks > 0 && self.file_headers > 0 && self.body_lines * 2 >= context.totals.lines;
-        if self.declined || budget < MIN_BUDGET || !patch {
+        let log = self.commit_log();
+        if self.declined || budget < MIN_BUDGET || !(patch || log) {
             return None;
         }
         let frame = Frame::new(context, budget, Shape::Diff);
-        choose::plan(&self.items, &frame, self.first_step())
+        choose::plan(&self.items, &frame, self.first_step(), log)
     }
 }
 

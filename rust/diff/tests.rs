@@ -6,11 +6,16 @@ use crate::plan::LineRange;
 use crate::planner::Budget;
 use crate::profile::Profile;
 
-fn diff(text: &str, budget: u64) -> (String, Shape) {
+/// The plan of `text` within `budget` as a shell's output.
+fn plan_of(text: &str, budget: u64) -> Plan {
     let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
     let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
     engine.feed_str(text);
-    let plan = engine.finish().plan;
+    engine.finish().plan
+}
+
+fn diff(text: &str, budget: u64) -> (String, Shape) {
+    let plan = plan_of(text, budget);
     (plan.render(), plan.shape)
 }
 
@@ -324,10 +329,7 @@ fn headers_past_four_times_the_room_still_get_the_names_and_exact_counts() {
         .map(|l| l.len() + 1)
         .sum();
     assert!(headers > 4 * 2000, "{headers}");
-    let profile = Profile::new("shell", Some("bash"), 3000, 6000).unwrap();
-    let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
-    engine.feed_str(&text);
-    let plan = engine.finish().plan;
+    let plan = plan_of(&text, 2000);
     let out = plan.render();
     assert_eq!(plan.shape, Shape::Diff, "{out}");
     assert!(out.chars().count() <= 2000, "{out}");
@@ -358,4 +360,142 @@ fn headers_past_four_times_the_room_still_get_the_names_and_exact_counts() {
             "{range:?} {label}\n{out}"
         );
     }
+}
+
+/// `git log --stat` of `commits` commits, each with a subject, a paragraph of `body` lines and
+/// the files it changed.
+fn git_log(commits: usize, body: usize) -> String {
+    let mut text = String::new();
+    for c in 0..commits {
+        if c > 0 {
+            text.push('\n');
+        }
+        writeln!(text, "commit {c:040x}\nAuthor: A Person <a@example.org>").unwrap();
+        writeln!(text, "Date:   Thu Nov 26 21:46:33 2026 +0000\n").unwrap();
+        writeln!(text, "    Subject of commit {c}\n").unwrap();
+        for i in 0..body {
+            writeln!(
+                text,
+                "    Line {i} of why commit {c} was made, at some length."
+            )
+            .unwrap();
+        }
+        writeln!(text, "\n src/module_{c}.rs | 12 +++++++-----").unwrap();
+        text.push_str(" 1 file changed, 7 insertions(+), 5 deletions(-)\n");
+    }
+    text
+}
+
+#[test]
+fn a_commit_log_keeps_each_commits_name_and_subject_from_the_first() {
+    let text = git_log(40, 6);
+    let plan = plan_of(&text, 2000);
+    let out = plan.render();
+    assert_eq!(plan.shape, Shape::Diff, "{out}");
+    assert!(out.chars().count() <= 2000, "{out}");
+    let named = out.matches("commit 0000").count();
+    assert!(named >= 8, "{out}");
+    for c in 0..named {
+        let commit = format!("commit {c:040x}\n");
+        let at = out.find(&commit).expect(&out) + commit.len();
+        let subject = format!("    Subject of commit {c}\n");
+        let next = out[at..].find("commit 0000").map_or(out.len(), |n| at + n);
+        assert!(out[at..next].contains(&subject), "{c}\n{out}");
+    }
+    // The rest is one gap that counts the commits it holds.
+    let rest = format!(" omitted: {} commits]\n[shapeclip: ", 40 - named);
+    assert!(out.contains(&rest), "{rest}\n{out}");
+    for range in &plan.omitted {
+        assert!(
+            out.contains(&format!("{}]\n", counted(&text, *range))),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn a_commit_named_in_a_log_is_named_with_its_subject_at_any_budget() {
+    let text = git_log(40, 6);
+    for budget in (600..3000).step_by(23) {
+        let (out, shape) = diff(&text, budget);
+        assert_eq!(shape, Shape::Diff, "{out}");
+        let named = out.matches("commit 0000").count();
+        assert_subjects(&out, named);
+    }
+}
+
+/// Asserts that `out` shows the subjects of the first `commits` commits of a [`git_log`].
+fn assert_subjects(out: &str, commits: usize) {
+    for c in 0..commits {
+        let subject = format!("    Subject of commit {c}\n");
+        assert!(out.contains(&subject), "{subject}\n{out}");
+    }
+}
+
+#[test]
+fn a_commit_log_whose_subjects_fit_gets_its_first_commits_whole() {
+    let text = git_log(6, 4);
+    let (out, shape) = diff(&text, 2000);
+    assert_eq!(shape, Shape::Diff, "{out}");
+    assert!(out.chars().count() <= 2000, "{out}");
+    let first = &text[..text.find("\ncommit ").unwrap()];
+    assert!(out.starts_with(first), "{out}");
+    assert_subjects(&out, 6);
+}
+
+#[test]
+fn a_commit_log_longer_than_the_judged_lines_is_still_one() {
+    let text = git_log(400, 8);
+    assert!(text.lines().count() as u64 > gapped::JUDGE_AFTER);
+    let (out, shape) = diff(&text, 4000);
+    assert_eq!(shape, Shape::Diff, "{out}");
+    assert!(out.contains("    Subject of commit 3\n"), "{out}");
+}
+
+#[test]
+fn text_around_commits_is_no_commit_log() {
+    let log = git_log(20, 6);
+    for text in [
+        format!("Checking out the branch\n{log}"),
+        format!("{log}error: the build failed\n"),
+        log.replacen("commit 0000000000", "commit 00000000zz", 1),
+    ] {
+        let (out, shape) = diff(&text, 2000);
+        assert_ne!(shape, Shape::Diff, "{out}");
+    }
+}
+
+#[test]
+fn a_one_line_log_keeps_its_newest_commits_and_counts_the_rest() {
+    let mut text = String::new();
+    for c in 0..200_u64 {
+        // Some abbreviated hashes are digits alone.
+        let hash = if c % 10 == 3 {
+            format!("{}", 1_234_567 + c)
+        } else {
+            format!("{:07x}", 0xabc_0000 + c)
+        };
+        writeln!(text, "{hash} Subject of commit {c}, at some length").unwrap();
+    }
+    let (out, shape) = diff(&text, 2000);
+    assert_eq!(shape, Shape::Diff, "{out}");
+    assert!(out.chars().count() <= 2000, "{out}");
+    let shown = out.lines().take_while(|l| !l.starts_with('[')).count();
+    assert!(shown >= 20, "{out}");
+    assert!(text.starts_with(&out[..out.find("\n[").unwrap()]), "{out}");
+    let rest = format!(
+        "[lines {}-200 omitted: {} commits]\n",
+        shown + 1,
+        200 - shown
+    );
+    assert!(out.contains(&rest), "{rest}\n{out}");
+}
+
+#[test]
+fn numbers_before_words_are_no_one_line_log() {
+    let mut text = String::new();
+    for i in 0..200 {
+        writeln!(text, "{} src/module_{i}.rs", 1_000_000 + i * 7).unwrap();
+    }
+    assert_ne!(diff(&text, 2000).1, Shape::Diff);
 }

@@ -48,11 +48,16 @@ const DIFF_NOISE: &[&str] = &[
 
 /// A unified diff written by the program in `choices`: a file header, then, as each byte
 /// says, hunks (small, or many lines long), more file headers (`git diff` or `diff -u`
-/// form), `git log -p` commit headers, or a line of noise or raw bytes.
+/// form), `git log -p` commit headers, or a line of noise or raw bytes. A quarter of the
+/// programs write a commit log without patches instead ([`commit_log`]).
 pub fn diff(choices: &mut Choices<'_>) -> Vec<u8> {
+    let form = choices.byte();
+    if form % 4 == 0 {
+        return commit_log(choices);
+    }
     let mut out = String::new();
     let mut files = 0;
-    file_header(&mut out, choices.byte(), &mut files);
+    file_header(&mut out, form, &mut files);
     let mut line = 1;
     while !choices.is_empty() && out.len() < MAX_BYTES {
         let op = choices.byte();
@@ -79,6 +84,46 @@ pub fn diff(choices: &mut Choices<'_>) -> Vec<u8> {
                 out.push('\n');
             }
             _ => line = hunk(&mut out, choices, op, line),
+        }
+    }
+    out.into_bytes()
+}
+
+/// A commit log (`git log --stat`) written by the program in `choices`: a commit, then, as
+/// each byte says, more commits, message lines of any length, `--stat` lines, blank lines,
+/// or a line of noise or raw bytes (which make it no commit log).
+fn commit_log(choices: &mut Choices<'_>) -> Vec<u8> {
+    let mut out = String::new();
+    let mut commits = 0_u64;
+    let mut commit = |out: &mut String, op: u8| {
+        let _ = write!(
+            out,
+            "commit {:040x}\nAuthor: A U Thor <a@u.th>\nDate:   Mon Jan 1 00:00:00 2024 +0000\n\n    change {op}\n",
+            commits * 0x9e37_79b9
+        );
+        commits += 1;
+    };
+    commit(&mut out, 0);
+    while !choices.is_empty() && out.len() < MAX_BYTES {
+        let op = choices.byte();
+        match op % 8 {
+            0 | 1 => commit(&mut out, op),
+            2 | 3 => {
+                let words = usize::from(choices.byte() % 40);
+                out.push_str("   ");
+                out.push_str(&" why".repeat(words));
+                out.push('\n');
+            }
+            4 => {
+                let _ = writeln!(out, " src/file_{op}.rs | {op} +++---");
+            }
+            5 => out.push('\n'),
+            6 => out.push_str("Merge: 3b18e51 a9c2f1d\n"),
+            _ => {
+                let raw = choices.take(usize::from(op % 16));
+                out.push_str(&String::from_utf8_lossy(raw));
+                out.push('\n');
+            }
         }
     }
     out.into_bytes()

@@ -3,8 +3,8 @@ programs.
 
 `python tests/golden/make_shape_goldens.py` runs each case's command (`cat -n` and `nl -ba` of
 CPython standard library modules, `find`, `ls -R` and a `grep -c` count per file of its
-packages, `grep -r` without line numbers and `grep -A` over one module, `git show` and `git log
--p` of this repository's own history), writes its output to `tests/golden/shapes/<name>.txt`,
+packages, `grep -r` without line numbers and `grep -A` over one module, `git show`, `git log
+-p` and `git log --stat` of this repository's own history), writes its output to `tests/golden/shapes/<name>.txt`,
 and then the expected compressions. The inputs are
 committed, so the tests need neither the programs nor the library. `--refresh` only rewrites
 the expected files from the committed inputs, after an intended change of a planner's output.
@@ -111,6 +111,8 @@ CASES = {
     # moved its walk into gapped/: Rust, Python and tests.
     "git_show_read_planner_repo": Case("bash", "diff", ["git", "show", "4d8116a"], "repo"),
     "git_log_p_diff_planner_repo": Case("bash", "diff", ["git", "log", "-p", "-n", "2", "9119d21"], "repo"),
+    # A commit log without patches: the 25 commits up to the diff planner's, with their files.
+    "git_log_stat_to_diff_planner_repo": Case("bash", "diff", ["git", "log", "--stat", "-n", "25", "9119d21"], "repo"),
 }
 
 
