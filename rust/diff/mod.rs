@@ -86,11 +86,46 @@ fn names_commit(text: &str) -> bool {
     hex >= 7 && matches!(rest.as_bytes().get(hex), None | Some(b' '))
 }
 
-/// Whether `text` is a commit as `git log --oneline` prints one: an abbreviated hash (7 to 40
-/// hex digits), a space and a subject.
+/// Whether `text` is a commit as `git log --oneline` prints one: an abbreviated hash (7 to
+/// 12 hex digits, as git abbreviates them, or all 40), one space and a subject. Not a
+/// checksum's line (`md5sum` puts two spaces or ` *` before the path), nor a blame's.
 fn one_line_commit(text: &str) -> bool {
     let hex = text.bytes().take_while(u8::is_ascii_hexdigit).count();
-    (7..=40).contains(&hex) && text.as_bytes().get(hex) == Some(&b' ') && text.len() > hex + 1
+    let subject = text.get(hex + 1..).unwrap_or("");
+    ((7..=12).contains(&hex) || hex == 40)
+        && text.as_bytes().get(hex) == Some(&b' ')
+        && !subject.is_empty()
+        && !subject.starts_with([' ', '*'])
+        && !blames(subject)
+}
+
+/// Whether `rest`, what follows a hash and a space, is the rest of a `git blame` line: the
+/// line's number closes its first parenthesis, after the author and a date (`(A U Thor
+/// 2024-01-01 12:00:00 +0000  12) code`, perhaps after the path where `-C` found the line),
+/// or alone with `-s` (` 12) code`). A subject that opens with a parenthesis holds no date.
+fn blames(rest: &str) -> bool {
+    let rest = rest.trim_start_matches(' ');
+    let number_closes = |inside: &str| {
+        let before = inside.trim_end_matches(|c: char| c.is_ascii_digit());
+        before.len() < inside.len() && (before.is_empty() || before.ends_with(' '))
+    };
+    let group = match rest.split_once('(') {
+        Some((before, group)) if !before.trim_end().contains(' ') => group,
+        _ => {
+            return rest
+                .split_once(')')
+                .is_some_and(|(inside, _)| !inside.contains(' ') && number_closes(inside));
+        }
+    };
+    group.split_once(')').is_some_and(|(inside, _)| {
+        number_closes(inside)
+            && inside.as_bytes().windows(10).any(|w| {
+                w.iter().enumerate().all(|(i, b)| match i {
+                    4 | 7 => *b == b'-',
+                    _ => b.is_ascii_digit(),
+                })
+            })
+    })
 }
 
 /// Whether `text` may be a line of a commit log after its first line: a commit's name, a

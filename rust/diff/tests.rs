@@ -499,3 +499,57 @@ fn numbers_before_words_are_no_one_line_log() {
     }
     assert_ne!(diff(&text, 2000).1, Shape::Diff);
 }
+
+#[test]
+fn a_blame_is_no_one_line_log() {
+    let line = |form: usize, n: usize| {
+        let hash = format!("{:08x}", 0xabc0_0000 + n / 3);
+        let code = format!("    let value_{n} = compute({n});");
+        match form {
+            0 => format!("{hash} (A U Thor 2026-11-26 22:32:49 +0000 {n:4}) {code}\n"),
+            1 => format!("{hash} src/old.rs (A U Thor 2026-11-26 22:32:49 +0000 {n:4}) {code}\n"),
+            _ => format!("{hash} {n:4}) {code}\n"),
+        }
+    };
+    for form in 0..3 {
+        let text: String = (1..300).map(|n| line(form, n)).collect();
+        let (out, shape) = diff(&text, 2000);
+        assert_ne!(shape, Shape::Diff, "{out}");
+    }
+}
+
+#[test]
+fn subjects_with_parentheses_are_still_a_one_line_log() {
+    let subjects = [
+        "(HEAD -> main, origin/main) parser: accept tabs",
+        "fix(parser): a closing bracket after 12)",
+        "Fix the crash in the reader (issue 12)",
+        "Bump the version (#123)",
+        "Release 1.2",
+    ];
+    let mut text = String::new();
+    for c in 0..200 {
+        writeln!(
+            text,
+            "{:07x} {}",
+            0xabc_0000 + c,
+            subjects[c % subjects.len()]
+        )
+        .unwrap();
+    }
+    let (out, shape) = diff(&text, 2000);
+    assert_eq!(shape, Shape::Diff, "{out}");
+}
+
+#[test]
+fn checksums_are_no_one_line_log() {
+    // `sha1sum` and `md5sum`, in text and binary mode.
+    for (digits, mode) in [(40, ' '), (40, '*'), (32, ' ')] {
+        let mut text = String::new();
+        for i in 0..200_u128 {
+            let sum = format!("{:040x}", 0xd41d_8cd9_8f00_b204_e980_0998 * (i + 1));
+            writeln!(text, "{} {mode}src/module_{i}.rs", &sum[..digits]).unwrap();
+        }
+        assert_ne!(diff(&text, 2000).1, Shape::Diff, "{text}");
+    }
+}
