@@ -3,7 +3,8 @@ removed lines that start with `--` and `++`, files without a newline at the end)
 budget, a diff plan names every changed file (or counts those it cannot name), keeps every hunk
 header while the headers fit, keeps each run of changed or context lines whole or not at all, shows exactly the input's
 lines outside its omitted ranges with gaps that count what they hide, stays within the budget,
-and is the same however the output is streamed."""
+and is the same however the output is streamed. Commit logs without patches (`git log`, `--stat`,
+`--oneline`) name their commits from the first on, each with its subject, and count the rest."""
 
 from __future__ import annotations
 
@@ -235,3 +236,61 @@ def test_headers_past_four_times_the_budget_get_names_and_exact_counts(text: str
     # The stream gives what one call gives, in chunks of any size.
     chunks = [text[i : i + cut % 5000 + 1] for i in range(0, len(text), cut % 5000 + 1)]
     assert streamed(chunks, "bash", budget) == result.text
+
+
+SUBJECTS = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=90)
+
+
+@st.composite
+def commit_logs(draw: st.DrawFn) -> str:
+    """`git log` (with or without `--stat`) or `git log --oneline` of 1 to 300 commits."""
+    n = draw(st.integers(1, 300))
+    # A subject that opens with `*` would read as a checksum's binary-mode path.
+    subjects = [draw(SUBJECTS).strip().lstrip("*").strip() or "x" for _ in range(min(n, 5))]
+    if draw(st.booleans()):
+        return "".join(f"{0xABC0000 + c:07x} {subjects[c % len(subjects)]}\n" for c in range(n))
+    body = draw(st.integers(0, 12))
+    out = []
+    for c in range(n):
+        out.append(f"commit {c:040x}\nAuthor: A U Thor <a@u.th>\nDate:   Mon Jan 1 00:00:00 2024 +0000\n\n")
+        out.append(f"    {subjects[c % len(subjects)]}\n\n" + "    Why it was made.\n" * body)
+        if c % 3 == 0:
+            out.append(f"\n src/m{c}.py | 4 ++--\n 1 file changed, 2 insertions(+), 2 deletions(-)\n")
+        out.append("\n")
+    return "".join(out)
+
+
+def is_commit(line: str) -> bool:
+    return re.match(r"(commit [0-9a-f]{40}|[0-9a-f]{7} )", line) is not None
+
+
+@given(text=commit_logs(), budget=st.integers(400, 6000))
+def test_a_commit_log_names_its_commits_with_their_subjects_from_the_first(text: str, budget: int) -> None:
+    result = shapeclip.compress_detailed(text, "bash", budget)
+    assert len(result.text) <= budget
+    if len(text) <= budget:
+        assert result.text == text
+        return
+    assert result.shape == "diff", result.text
+    lines = text.splitlines()
+    ranges = result.omitted_ranges
+    outside = [line for no, line in enumerate(lines, 1) if not any(a <= no <= b for a, b in ranges)]
+    assert [line for line in result.text.splitlines() if not is_marker(line)] == outside
+    commits = [line for line in lines if is_commit(line)]
+    named = [line for line in outside if is_commit(line)]
+    assert named == commits[: len(named)]
+    # A full log's commit comes with its subject: the first indented line after it.
+    for no, line in enumerate(lines):
+        if line.startswith("commit ") and line in named:
+            subject = next(s for s in lines[no + 1 :] if s.startswith("    "))
+            assert subject in outside, (subject, result.text)
+    # Each gap's label counts the commits it hides.
+    for first, last, label in re.findall(r"^\[lines? (\d+)(?:-(\d+))? omitted(: [^]]*)?\]$", result.text, re.M):
+        hidden = sum(1 for line in lines[int(first) - 1 : int(last or first)] if is_commit(line))
+        assert label == (f": {hidden:,} commit{'s' * (hidden != 1)}" if hidden else ""), (label, first, last)
+
+
+@settings(max_examples=40)
+@given(text=commit_logs(), budget=st.integers(400, 6000))
+def test_a_commit_log_streams_as_one_call(text: str, budget: int) -> None:
+    assert_every_path_agrees(text, "bash", budget)
