@@ -155,7 +155,9 @@ impl SearchPlanner {
     /// [`MIN_SEARCH_PERCENT`]% of the non-empty lines, at most half of them are compiler or
     /// linter diagnostics (`path:12: error: ...` is a build log, which the log planner or the
     /// clip reads better: its summary and its rare messages matter more than a per-file map),
-    /// and at most half of them are out of order (see `disordered_rows`).
+    /// and at most half of them are out of order (see `disordered_rows`), and one of them at
+    /// least is a match: a search tool prints context only around a match, while a table of
+    /// comma-separated values with dates (`7,user,2024-01-02`) reads as context rows alone.
     /// An output whose first [`DECIDE_AFTER`] non-empty lines were not search-shaped is not.
     #[must_use]
     pub fn is_search_shaped(&self) -> bool {
@@ -163,6 +165,7 @@ impl SearchPlanner {
             && self.search_lines >= MIN_SEARCH_LINES
             && self.shaped_so_far()
             && !self.table.files.is_empty()
+            && self.table.matches > 0
     }
 
     fn shaped_so_far(&self) -> bool {

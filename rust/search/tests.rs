@@ -243,6 +243,25 @@ fn detection_needs_twenty_lines_and_three_quarters() {
     assert_eq!(shape(&urls), Shape::Clip);
 }
 
+/// A search tool prints context rows (`path-12-text`) only around a match: lines that read as
+/// context rows alone, such as comma-separated values with dates, are no search.
+#[test]
+fn rows_of_context_alone_are_no_search() {
+    let csv: String = (0..400)
+        .map(|i| format!("{i},user_{i},active,{i}.25,2026-11-{:02}\n", i % 28 + 1))
+        .collect();
+    assert_ne!(run(&csv, 2000).plan.shape, Shape::Search);
+    // `grep -C 1`: each match between two context rows.
+    let context: String = (0..100)
+        .map(|i| {
+            format!(
+                "src/m{i}.py-1-import os\nsrc/m{i}.py:2:def main():\nsrc/m{i}.py-3-    pass\n--\n"
+            )
+        })
+        .collect();
+    assert_eq!(run(&context, 2000).plan.shape, Shape::Search);
+}
+
 #[test]
 fn other_lines_are_kept_and_counted() {
     let (mut input, truth) = flood(12, 30, Format::Plain);
