@@ -52,6 +52,9 @@ const MODIFIERS: &[&[u8]] = &[
 /// Words a C-family signature at the margin has at most before its parameter list
 /// (`unsigned long long int hash`).
 const MAX_DECLARATOR_WORDS: usize = 6;
+/// Words after a C-family signature's parameter list at most, before its `{` (`const
+/// noexcept`, `-> int`).
+const MAX_QUALIFIER_WORDS: usize = 2;
 
 /// Words that start a statement, not a top-level signature, in C-like code.
 const STATEMENTS: &[&[u8]] = &[
@@ -93,7 +96,7 @@ pub fn is_definition(line: &str) -> bool {
         && signature(code)
         && !code.trim_ascii_end().ends_with(b";")
         && !code.trim_ascii_end().ends_with(b".")
-        && paren.is_some_and(|p| declarator(&code[..p]))
+        && paren.is_some_and(|p| declarator(&code[..p]) && ends_signature(&code[p..]))
         && code
             .iter()
             .position(|&b| b == b' ')
@@ -118,6 +121,34 @@ fn declarator(before: &[u8]) -> bool {
                     b' ' | b'\t' | b'_' | b'*' | b'&' | b':' | b'<' | b'>' | b',' | b'~'
                 )
         })
+}
+
+/// Whether what follows a signature's parameter list on its line (`list`, from its `(`) can
+/// end a signature: nothing (or the list goes on to the next line), `{`, a qualifier or two
+/// (`const`, `-> int`, `override`), a constructor's initializers (`: base(x)`). A sentence
+/// goes on after its parenthesis: `(with or without modification), making available to the`.
+fn ends_signature(list: &[u8]) -> bool {
+    let mut depth = 0_usize;
+    let Some(close) = list.iter().position(|&b| {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => return false,
+        }
+        depth == 0
+    }) else {
+        return true;
+    };
+    let after = list[close + 1..].trim_ascii();
+    let before_brace = &after[..memchr::memchr(b'{', after).unwrap_or(after.len())];
+    !after.starts_with(b",")
+        && !after.starts_with(b".")
+        && (after.starts_with(b":")
+            || before_brace
+                .split(u8::is_ascii_whitespace)
+                .filter(|w| !w.is_empty())
+                .count()
+                <= MAX_QUALIFIER_WORDS)
 }
 
 /// Whether `line` opens a definition by a keyword or a modifier (`def`, `fn`, `public`), which
@@ -360,6 +391,11 @@ mod tests {
             "export function render(node) {",
             "public final class Version implements Comparable<Version>",
             "63:  @Override public T read(JsonReader in) throws IOException {",
+            "auto Parser::parse(std::string_view text) -> Result {",
+            "inline Parser::Parser(int depth) : depth_(depth), seen_(0) {}",
+            "void on_event(void (*callback)(int code), void *data)",
+            "static int read_block(struct file *f, char *buf,",
+            "main (int argc, char **argv)",
         ] {
             assert!(is_definition(line), "{line}");
         }
@@ -381,6 +417,9 @@ mod tests {
             "or download jars from Maven repository or links on [Wiki](../../wiki).",
             "51:Jackson 2.10 and above include `module-info.class` definitions (JPMS)",
             "See the manual (section 3).",
+            "distribution (with or without modification), making available to the",
+            "Component, and (b) serves only to enable use of the work with that",
+            "feature that (1) displays an appropriate copyright notice, and (2)",
         ] {
             assert!(!is_definition(line), "{line}");
         }
