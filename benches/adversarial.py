@@ -92,7 +92,8 @@ def non_ascii(size: int) -> Iterator[str]:
     ]
     for i in count():
         line = " ".join(words[(i + k) % len(words)] for k in range(i % 17 + 3))
-        yield f"{line} \u9519\u8bef: error {i}\n" if i % 500 == 0 else f"{line}\n"
+        # The error leads its line, as a log reports one (a word deep in a sentence does not).
+        yield f"\u9519\u8bef: error {i}: {line}\n" if i % 500 == 0 else f"{line}\n"
 
 
 #: Each input, the tool that routes it to the planner it aims at, and its generator.

@@ -174,6 +174,27 @@ fn declines_without_error_signal() {
     assert_eq!(shape, Shape::Clip);
 }
 
+/// A package list (`dpkg -l`, `apt-cache search`) whose descriptions name errors deep in a
+/// sentence reports no event: it is no log.
+#[test]
+fn descriptions_that_name_errors_are_no_log() {
+    let mut input = String::new();
+    for i in 0..400 {
+        let description = match i % 50 {
+            7 => "AddressSanitizer -- a fast memory error detector",
+            19 => "Limited Error Raster Compression library",
+            31 => "Catch common Java mistakes as compile-time errors",
+            _ => "shared library for some common task",
+        };
+        let _ = writeln!(
+            input,
+            "ii  libpackage{i}:amd64   1.{i}.0-1   amd64   {description}"
+        );
+    }
+    let (_, shape) = compress(input.as_bytes(), 2000, 1 << 20);
+    assert_ne!(shape, Shape::Log);
+}
+
 /// Every budget, streamed and in one piece, holds for an input the planner finds hard.
 fn assert_bounded(input: &str) {
     for budget in [1, 50, 400, 4000, 16_000] {

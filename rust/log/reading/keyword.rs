@@ -73,6 +73,43 @@ pub(super) fn first_signal_from(line: &str, quiet: usize) -> Class {
     .unwrap_or(Class::Other)
 }
 
+/// Whether `line`'s first error or warning word reads as a report of an event rather than a
+/// word of prose: in capitals (`ERROR`, `FAILED`), the end of a CamelCase name
+/// (`ValueError`), before an exit status (make's `[all] Error 2`), or among the line's first
+/// [`REPORT_WORDS`] words (`Error: Process
+/// completed`, `collect2: error: ld returned`, `Build failed with an exception`). A package's
+/// description names errors further into its sentence: `a fast memory error detector`,
+/// `Limited Error Raster Compression library`.
+pub(super) fn reports(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    first_marked(bytes, 0, &MayStart, |at| {
+        let prev = at.checked_sub(1).map_or(0, |i| KIND[usize::from(bytes[i])]);
+        if prev & WORD != 0 {
+            (KIND[usize::from(bytes[at])] & CAMEL_START != 0)
+                .then(|| camel_at(bytes, at))
+                .flatten()
+                .map(|_| true)
+        } else if prev & JOINER != 0 {
+            None
+        } else {
+            keyword_at(line, at).map(|_| {
+                let word = bytes[at..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphabetic())
+                    .count();
+                let shouted = bytes[at..at + word].iter().all(u8::is_ascii_uppercase);
+                let status = bytes.get(at + word) == Some(&b' ')
+                    && bytes.get(at + word + 1).is_some_and(u8::is_ascii_digit);
+                shouted || status || line[..at].split_whitespace().count() < REPORT_WORDS
+            })
+        }
+    })
+    .unwrap_or(false)
+}
+
+/// Words before a lowercase error word, at most, in a line that reports an event.
+const REPORT_WORDS: usize = 4;
+
 /// The bytes that may start a keyword or a CamelCase suffix: where the walk in
 /// [`first_signal`] stops.
 struct MayStart;
@@ -253,6 +290,29 @@ fn previous_word(before: &str) -> &str {
 mod tests {
     use super::*;
     use crate::test_helpers::word_lines;
+
+    #[test]
+    fn a_report_leads_with_its_error_or_shouts_it() {
+        for line in [
+            "error: cannot find symbol",
+            "collect2: error: ld returned 1 exit status",
+            "Build failed with an exception.",
+            "Error: Process completed with exit code 1.",
+            "make[2]: *** [src/CMakeFiles/app.dir/build.make:76: src/main.o] Error 1",
+            "tests/test_x.py::test_y some words and then FAILED",
+            "the words before it do not matter to a ValueError",
+        ] {
+            assert!(reports(line), "{line}");
+        }
+        for line in [
+            "ii  libasan8:amd64  12.2.0  amd64  AddressSanitizer -- a fast memory error detector",
+            "ii  liblerc4:amd64  4.0.0  amd64  Limited Error Raster Compression library",
+            "libfoo-dev - a library of helpers that report errors",
+            "all is well here",
+        ] {
+            assert!(!reports(line), "{line}");
+        }
+    }
 
     #[test]
     fn the_walk_stops_at_the_same_bytes_sixteen_at_a_time() {

@@ -20,6 +20,7 @@ use super::dedup::{Dedup, Key};
 use super::keep::{
     Scanned, keep_line, keep_shown, kept_chars, lines_before, room_after, shown_chars, unfilled,
 };
+use super::keyword;
 use super::place::{Place, Places};
 use super::prefilter::{Candidate, Looked, Prefilter};
 use super::store::{BlockStore, ErrorBlock, Evicted, Kept, Summaries};
@@ -213,7 +214,8 @@ impl Pass {
                 // The first lines tell: on a log of errors, every line would be looked at.
                 if self.checked < CODE_CHECKED {
                     self.checked += 1;
-                    self.events += u64::from(!code::is_code(line.body()));
+                    self.events +=
+                        u64::from(!code::is_code(line.body()) && keyword::reports(line.body()));
                 }
                 let trace = Trace::open(line.body());
                 let before = context.len();
@@ -559,7 +561,8 @@ pub struct Found {
 
 impl Found {
     /// Whether the input reads as a build or test log: at least two summaries, or errors of
-    /// which at least one in [`EVENT_SHARE`] is no line of source code. (Source code names
+    /// which at least one in [`EVENT_SHARE`] is no line of source code and reports an event
+    /// ([`keyword::reports`]: no description's prose). (Source code names
     /// errors in its statements, and in a comment or a docstring's prose now and then; a
     /// log's traceback quotes a line of code or two for each error it reports.)
     #[must_use]
