@@ -1,8 +1,9 @@
 """Golden tests of the read, listing, diff and matches planners on real outputs of real programs:
 `cat -n`, `cat` and `nl -ba` of standard library modules, `find`, `ls -R` and `grep -c` counts (as
 rows a search tool summarised) of its packages, `grep -r` and `grep -A` over it, `git show`,
-`git log -p` and `git log --stat` of this repository (made by `tests/golden/make_shape_goldens.py`, which also
-refreshes them). Beside the exact bytes, each checks what its shape promises."""
+`git log -p` and `git log --stat` of this repository, `git status` of a scratch one (made by
+`tests/golden/make_shape_goldens.py`, which also refreshes them). Beside the exact bytes, each
+checks what its shape promises."""
 
 from __future__ import annotations
 
@@ -53,6 +54,9 @@ def test_shape_golden(name: str, budget: int) -> None:
     elif case.shape == "listing":
         for heading in re.findall(r"^\S+:$", text, re.MULTILINE):
             assert f"{heading}\n" in out, heading
+        # `git status` keeps every section's title.
+        for title in re.findall(r"^(?:Changes .*|Untracked files|Unmerged paths):$", text, re.MULTILINE):
+            assert f"{title}\n" in out, title
         # Of rows a search tool summarised, the file with the most matches outside
         # `__pycache__` is kept.
         rows = re.findall(r"^(\S+) \((\d+) matches\)$", text, re.MULTILINE)

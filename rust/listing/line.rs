@@ -26,12 +26,63 @@ const BRANCHES: &[char] = &['│', '├', '└', '─', ' ', '\u{a0}', '|', '`',
 /// diagnostics, tables and prose.
 const NOT_A_NAME: &[u8] = b"[({<>=#*+!?%&;:,'\"$\\";
 
+/// The titles of `git status`'s sections, each over its files.
+const GIT_SECTIONS: &[&str] = &[
+    "Changes to be committed:",
+    "Changes not staged for commit:",
+    "Unmerged paths:",
+    "Untracked files:",
+    "Ignored files:",
+];
+
+/// The states `git status` prints before a tracked file's path, and its colon.
+const GIT_STATES: &[&str] = &[
+    "modified:",
+    "deleted:",
+    "new file:",
+    "renamed:",
+    "copied:",
+    "typechange:",
+    "both modified:",
+    "both added:",
+    "both deleted:",
+    "added by us:",
+    "added by them:",
+    "deleted by us:",
+    "deleted by them:",
+];
+
+/// A line of `git status` in its long form: a section's title heads its files, each a tab and
+/// a path, after its state for a tracked one (`\tmodified:   src/a.rs`, `\trenamed:   a ->
+/// b`); the hints under a title (`  (use "git add <file>..." to ...)`) say nothing of the files.
+fn git_status(line: &str) -> Option<Kind<'_>> {
+    if GIT_SECTIONS.contains(&line) {
+        return Some(Kind::Heading(line.strip_suffix(':')?));
+    }
+    if line.starts_with("  (use \"git ") && line.ends_with(')') {
+        return Some(Kind::Blank);
+    }
+    let file = line.strip_prefix('\t')?;
+    let path = GIT_STATES
+        .iter()
+        .find_map(|state| file.strip_prefix(state))
+        .map_or(file, str::trim_start);
+    let path = path.rsplit_once(" -> ").map_or(path, |(_, new)| new);
+    match kind(path) {
+        Kind::Entry(dir) => Some(Kind::Entry(dir)),
+        _ => None,
+    }
+}
+
 /// Reads `line` (without its `'\n'`).
 #[must_use]
 pub fn kind(line: &str) -> Kind<'_> {
     let line = line.trim_end();
     if line.is_empty() {
         return Kind::Blank;
+    }
+    if let Some(kind) = git_status(line) {
+        return kind;
     }
     if let Some((path, matches)) = counted(line) {
         return match kind(path) {
@@ -199,6 +250,31 @@ mod tests {
             "src/a.py (many matches)",
             "src/a.py ( matches)",
             "│   ├── a.py (2 matches)",
+        ] {
+            assert_eq!(kind(other), Kind::Other, "{other}");
+        }
+    }
+
+    #[test]
+    fn git_status_lines() {
+        assert_eq!(
+            kind("Changes not staged for commit:"),
+            Kind::Heading("Changes not staged for commit")
+        );
+        assert_eq!(kind("\tmodified:   src/a.rs"), Kind::Entry("src"));
+        assert_eq!(kind("\tnew file:   README.md"), Kind::Entry(""));
+        assert_eq!(
+            kind("\trenamed:    old/a.py -> new/b.py"),
+            Kind::Entry("new")
+        );
+        assert_eq!(kind("\tbuild/"), Kind::Entry(""));
+        assert_eq!(
+            kind("  (use \"git add <file>...\" to update what will be committed)"),
+            Kind::Blank
+        );
+        for other in [
+            "\tgcc -o main main.c",
+            "\tmodified:   a file with spaces.txt",
         ] {
             assert_eq!(kind(other), Kind::Other, "{other}");
         }

@@ -121,6 +121,50 @@ fn find_output_is_grouped_by_directory() {
     assert!(out.contains(" omitted"), "{out}");
 }
 
+/// `git status` with three sections of `files` files each, their hints, and its framing.
+fn git_status(files: usize) -> String {
+    let mut text =
+        String::from("On branch main\nYour branch is up to date with 'origin/main'.\n\n");
+    text.push_str(
+        "Changes to be committed:\n  (use \"git restore --staged <file>...\" to unstage)\n",
+    );
+    for i in 0..files {
+        writeln!(text, "\tnew file:   src/added/module_{i}.rs").unwrap();
+    }
+    text.push_str("\nChanges not staged for commit:\n  (use \"git add <file>...\" to update what will be committed)\n");
+    for i in 0..files {
+        writeln!(text, "\tmodified:   src/core/part_{i}.rs").unwrap();
+    }
+    text.push_str(
+        "\nUntracked files:\n  (use \"git add <file>...\" to include in what will be committed)\n",
+    );
+    for i in 0..files {
+        writeln!(text, "\tscratch/notes_{i}.txt").unwrap();
+    }
+    text.push('\n');
+    text
+}
+
+#[test]
+fn git_status_keeps_every_section_and_a_share_of_its_files() {
+    let text = git_status(100);
+    let out = listed(&text, 2000);
+    for title in [
+        "Changes to be committed:\n",
+        "Changes not staged for commit:\n",
+        "Untracked files:\n",
+    ] {
+        assert!(out.contains(title), "{title}\n{out}");
+    }
+    for first in [
+        "\tnew file:   src/added/module_0.rs\n",
+        "\tmodified:   src/core/part_0.rs\n",
+        "\tscratch/notes_0.txt\n",
+    ] {
+        assert!(out.contains(first), "{first}\n{out}");
+    }
+}
+
 #[test]
 fn a_log_is_not_a_listing() {
     let text = "compiling a\nerror: failed\n".repeat(500);

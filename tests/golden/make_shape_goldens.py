@@ -4,10 +4,11 @@ programs.
 `python tests/golden/make_shape_goldens.py` runs each case's command (`cat -n` and `nl -ba` of
 CPython standard library modules, `find`, `ls -R` and a `grep -c` count per file of its
 packages, `grep -r` without line numbers and `grep -A` over one module, `git show`, `git log
--p` and `git log --stat` of this repository's own history), writes its output to `tests/golden/shapes/<name>.txt`,
-and then the expected compressions. The inputs are
-committed, so the tests need neither the programs nor the library. `--refresh` only rewrites
-the expected files from the committed inputs, after an intended change of a planner's output.
+-p` and `git log --stat` of this repository's own history, `git status` of a scratch repository
+of some of its packages), writes its output to `tests/golden/shapes/<name>.txt`, and then the
+expected compressions. The inputs are committed, so the tests need neither the programs nor
+the library. `--refresh` only rewrites the expected files from the committed inputs, after an
+intended change of a planner's output.
 
 Expected files are `<name>.<budget>.expected`, compressed as the output of the case's tool.
 """
@@ -111,6 +112,24 @@ CASES = {
     # moved its walk into gapped/: Rust, Python and tests.
     "git_show_read_planner_repo": Case("bash", "diff", ["git", "show", "4d8116a"], "repo"),
     "git_log_p_diff_planner_repo": Case("bash", "diff", ["git", "log", "-p", "-n", "2", "9119d21"], "repo"),
+    # `git status` of a scratch repository of standard-library packages: `asyncio`'s and
+    # `email`'s modules edited, `json`'s and `xml.dom`'s removed from the index, twenty new
+    # scratch files in `unittest`, `logging` never added.
+    "git_status_three_sections_stdlib": Case(
+        "bash",
+        "listing",
+        [
+            "sh",
+            "-c",
+            'd=$(mktemp -d) && cp -r asyncio email json logging unittest xml "$d" && cd "$d" && '
+            "git init -q && git add asyncio email json unittest xml && "
+            "git -c user.name=a -c user.email=a@b commit -qm init && "
+            "for f in asyncio/*.py email/*.py email/mime/*.py; do echo '# edited' >> \"$f\"; done && "
+            "for i in $(seq 1 20); do touch unittest/scratch_$i.py; done && "
+            'git rm -q --cached json/*.py xml/dom/*.py && git status; s=$?; rm -rf "$d"; exit $s',
+        ],
+        "stdlib",
+    ),
     # A commit log without patches: the 25 commits up to the diff planner's, with their files.
     "git_log_stat_to_diff_planner_repo": Case("bash", "diff", ["git", "log", "--stat", "-n", "25", "9119d21"], "repo"),
 }
