@@ -104,22 +104,35 @@ fn one_line_commit(text: &str) -> bool {
 /// 2024-01-01 12:00:00 +0000  12) code`, perhaps after the path where `-C` found the line),
 /// or alone with `-s` (` 12) code`). A subject that opens with a parenthesis holds no date.
 fn blames(rest: &str) -> bool {
-    let rest = rest.trim_start_matches(' ');
-    let number_closes = |inside: &str| {
-        let before = inside.trim_end_matches(|c: char| c.is_ascii_digit());
-        before.len() < inside.len() && (before.is_empty() || before.ends_with(' '))
+    let rest = rest.trim_start_matches(' ').as_bytes();
+    let number_closes = |inside: &[u8]| {
+        let digits = inside
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        digits > 0 && (digits == inside.len() || inside[inside.len() - digits - 1] == b' ')
     };
-    let group = match rest.split_once('(') {
-        Some((before, group)) if !before.trim_end().contains(' ') => group,
-        _ => {
-            return rest
-                .split_once(')')
-                .is_some_and(|(inside, _)| !inside.contains(' ') && number_closes(inside));
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits > 0 && rest.get(digits) == Some(&b')') {
+        return true;
+    }
+    // Only the first bytes are looked at: a subject's parenthesis further on is no blame's.
+    let open = if rest.first() == Some(&b'(') {
+        0
+    } else {
+        let word = rest.iter().take_while(|&&b| b != b' ').count();
+        let spaces = rest[word..].iter().take_while(|&&b| b == b' ').count();
+        if spaces == 0 || rest.get(word + spaces) != Some(&b'(') {
+            return false;
         }
+        word + spaces
     };
-    group.split_once(')').is_some_and(|(inside, _)| {
+    let group = &rest[open + 1..];
+    memchr::memchr(b')', group).is_some_and(|close| {
+        let inside = &group[..close];
         number_closes(inside)
-            && inside.as_bytes().windows(10).any(|w| {
+            && inside.windows(10).any(|w| {
                 w.iter().enumerate().all(|(i, b)| match i {
                     4 | 7 => *b == b'-',
                     _ => b.is_ascii_digit(),
@@ -132,12 +145,18 @@ fn blames(rest: &str) -> bool {
 /// header field (`Author: `, `Date: `, `Merge: `), its indented message or `--stat` lines, a
 /// blank line.
 fn in_commit_log(text: &str) -> bool {
-    let field = text.split_once(':').is_some_and(|(name, rest)| {
-        name.starts_with(|c: char| c.is_ascii_uppercase())
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-            && (rest.is_empty() || rest.starts_with(' '))
-    });
-    text.is_empty() || text.starts_with([' ', '\t']) || field || names_commit(text)
+    // Most lines of a log are its indented messages: they are looked at first.
+    if text.is_empty() || text.starts_with([' ', '\t']) || names_commit(text) {
+        return true;
+    }
+    let name = text
+        .bytes()
+        .take_while(|&b| b.is_ascii_alphanumeric() || b == b'-')
+        .count();
+    name > 0
+        && text.as_bytes()[0].is_ascii_uppercase()
+        && text.as_bytes().get(name) == Some(&b':')
+        && matches!(text.as_bytes().get(name + 1), None | Some(b' '))
 }
 
 /// The old and new line counts of a hunk header, `@@ -a[,b] +c[,d] @@ ...`.
