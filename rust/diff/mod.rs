@@ -251,7 +251,13 @@ impl WholeLines for DiffPlanner {
             }
             self.reader.header(text)
         };
-        let chars = char_count(text) + 1;
+        // Past the bound only names and subjects may still be kept: no other line's length
+        // matters any more (the bound, once passed, stays passed).
+        let chars = if self.past_bound() && !kind.kept_at(4) {
+            0
+        } else {
+            char_count(text) + 1
+        };
         self.headers += chars;
         if kind == kind::Kind::Name {
             self.names += chars;
@@ -324,7 +330,6 @@ impl DiffPlanner {
 
     fn body_line(&mut self, no: u64, text: &str) {
         self.body_lines += 1;
-        let chars = char_count(text) + 1;
         let line = Counts {
             body_lines: 1,
             plus: u64::from(text.starts_with('+')),
@@ -335,6 +340,7 @@ impl DiffPlanner {
             self.count(no, line);
             return;
         }
+        let chars = char_count(text) + 1;
         // `\ No newline at end of file` belongs to the line before it.
         let changes = match text.as_bytes().first() {
             Some(b'+' | b'-') => Some(true),
