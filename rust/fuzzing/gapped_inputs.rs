@@ -129,6 +129,36 @@ fn commit_log(choices: &mut Choices<'_>) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// A section of `git status`, as `op` says which: its title, a hint or two, and `entries`
+/// files under `dir` (states before tracked ones' paths, a rename now and then).
+fn git_status_section(out: &mut String, op: u8, dir: &str, entries: usize) {
+    const SECTIONS: [(&str, &str); 3] = [
+        (
+            "Changes to be committed:",
+            "  (use \"git restore --staged <file>...\" to unstage)",
+        ),
+        (
+            "Changes not staged for commit:",
+            "  (use \"git add <file>...\" to update what will be committed)",
+        ),
+        (
+            "Untracked files:",
+            "  (use \"git add <file>...\" to include in what will be committed)",
+        ),
+    ];
+    let (title, hint) = SECTIONS[usize::from(op) % SECTIONS.len()];
+    let _ = writeln!(out, "{title}\n{hint}");
+    for i in 0..entries {
+        let _ = match (usize::from(op) % SECTIONS.len(), i % 7) {
+            (2, _) => writeln!(out, "\t{dir}/{i}.rs"),
+            (_, 3) => writeln!(out, "\trenamed:    {dir}/old_{i}.rs -> {dir}/{i}.rs"),
+            (0, _) => writeln!(out, "\tnew file:   {dir}/{i}.rs"),
+            _ => writeln!(out, "\tmodified:   {dir}/{i}.rs"),
+        };
+    }
+    out.push('\n');
+}
+
 /// A file's header in the form `form` chooses; `files` counts them, for the file names.
 fn file_header(out: &mut String, form: u8, files: &mut u32) {
     let name = format!(
@@ -227,10 +257,10 @@ const LISTING_NOISE: &[&str] = &[
 ];
 
 /// A listing written by the program in `choices`, in the form its first byte chooses (`find`,
-/// `ls -R`, `tree` or bare paths): groups of entries in one directory, some many entries long,
-/// and now and then a line that is no entry.
+/// `ls -R`, `tree`, bare paths or `git status`): groups of entries in one directory, some many
+/// entries long, and now and then a line that is no entry.
 pub fn listing(choices: &mut Choices<'_>) -> Vec<u8> {
-    let form = choices.byte() % 4;
+    let form = choices.byte() % 5;
     let mut out = String::new();
     while !choices.is_empty() && out.len() < MAX_BYTES {
         let op = choices.byte();
@@ -243,6 +273,10 @@ pub fn listing(choices: &mut Choices<'_>) -> Vec<u8> {
         let spec = choices.byte();
         let entries = 1 + usize::from(spec % 16) * if op & 0x80 == 0 { 1 } else { 16 };
         let depth = dir.matches('/').count();
+        if form == 4 {
+            git_status_section(&mut out, op, dir, entries);
+            continue;
+        }
         match form {
             0 => {
                 let _ = writeln!(out, "./{dir}");
