@@ -50,13 +50,19 @@ pub(super) fn first_signal(line: &str) -> Class {
 /// [`first_signal`] of a line in which no keyword starts before byte `quiet` (what the
 /// prefilter's scan already knows): the walk starts there.
 pub(super) fn first_signal_from(line: &str, quiet: usize) -> Class {
+    first_keyword(line, quiet).map_or(Class::Other, |(_, class)| class)
+}
+
+/// The earliest keyword from byte `from` on, where it starts and its class; a CamelCase
+/// suffix starts inside its name.
+fn first_keyword(line: &str, from: usize) -> Option<(usize, Class)> {
     let bytes = line.as_bytes();
     // Only a byte that may start a keyword stops the walk; what stands before it is one
     // look-up back.
-    first_marked(bytes, quiet, &MayStart, |at| {
+    first_marked(bytes, from, &MayStart, |at| {
         let kind = KIND[usize::from(bytes[at])];
         let prev = at.checked_sub(1).map_or(0, |i| KIND[usize::from(bytes[i])]);
-        if prev & WORD != 0 {
+        let class = if prev & WORD != 0 {
             // Inside a word only a CamelCase suffix can start.
             if kind & CAMEL_START != 0 {
                 camel_at(bytes, at)
@@ -68,46 +74,35 @@ pub(super) fn first_signal_from(line: &str, quiet: usize) -> Class {
             None
         } else {
             keyword_at(line, at)
-        }
+        };
+        class.map(|class| (at, class))
     })
-    .unwrap_or(Class::Other)
 }
 
 /// Whether `line`'s first error or warning word reads as a report of an event rather than a
 /// word of prose: in capitals (`ERROR`, `FAILED`), the end of a CamelCase name
 /// (`ValueError`), before an exit status (make's `[all] Error 2`), or among the line's first
-/// [`REPORT_WORDS`] words (`Error: Process
-/// completed`, `collect2: error: ld returned`, `Build failed with an exception`). A package's
-/// description names errors further into its sentence: `a fast memory error detector`,
-/// `Limited Error Raster Compression library`.
+/// [`REPORT_WORDS`] words (`Error: Process completed`, `collect2: error: ld returned`, `Build
+/// failed with an exception`). A package's description names errors further into its
+/// sentence: `a fast memory error detector`, `Limited Error Raster Compression library`.
 pub(super) fn reports(line: &str) -> bool {
+    let Some((at, _)) = first_keyword(line, 0) else {
+        return false;
+    };
     let bytes = line.as_bytes();
-    first_marked(bytes, 0, &MayStart, |at| {
-        let prev = at.checked_sub(1).map_or(0, |i| KIND[usize::from(bytes[i])]);
-        if prev & WORD != 0 {
-            (KIND[usize::from(bytes[at])] & CAMEL_START != 0)
-                .then(|| camel_at(bytes, at))
-                .flatten()
-                .map(|_| true)
-        } else if prev & JOINER != 0 {
-            None
-        } else {
-            keyword_at(line, at).map(|_| {
-                let word = bytes[at..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_alphabetic())
-                    .count();
-                let shouted = bytes[at..at + word].iter().all(u8::is_ascii_uppercase);
-                let status = bytes.get(at + word) == Some(&b' ')
-                    && bytes.get(at + word + 1).is_some_and(u8::is_ascii_digit);
-                shouted || status || line[..at].split_whitespace().count() < REPORT_WORDS
-            })
-        }
-    })
-    .unwrap_or(false)
+    let camel = at > 0 && bytes[at - 1].is_ascii_alphanumeric();
+    let word = bytes[at..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    let shouted = bytes[at..at + word].iter().all(u8::is_ascii_uppercase);
+    let status = bytes.get(at + word) == Some(&b' ')
+        && bytes.get(at + word + 1).is_some_and(u8::is_ascii_digit);
+    camel || shouted || status || line[..at].split_whitespace().count() < REPORT_WORDS
 }
 
-/// Words before a lowercase error word, at most, in a line that reports an event.
+/// Words at most before the error word of a line that reports an event, where the word is
+/// neither in capitals nor a CamelCase name's end nor before an exit status.
 const REPORT_WORDS: usize = 4;
 
 /// The bytes that may start a keyword or a CamelCase suffix: where the walk in
