@@ -62,6 +62,16 @@ impl ToolKind {
         })
     }
 
+    /// Whether the output is a shell command's, got back by running the command again,
+    /// whatever the command printed.
+    #[must_use]
+    pub fn reruns(self) -> bool {
+        matches!(
+            self,
+            ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch
+        )
+    }
+
     /// Whether the output is a file's text, which the read planner plans.
     #[must_use]
     pub fn reads_file(self) -> bool {

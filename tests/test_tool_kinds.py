@@ -1,6 +1,7 @@
 """The tool kinds are listed once, in Python (`shapeclip.profiles.KINDS`), and the core knows
 the same names: the Rust enum's names are read from its source, so this holds without a build,
-and the built core is asked, where there is one. The type checker's `ToolKind` repeats them."""
+and the built core is asked, where there is one. The type checker's `ToolKind` repeats them, and
+the kinds got back by running a command again are the same on both sides."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import get_args
 import pytest
 
 from shapeclip import api, profiles
-from shapeclip.profiles import KINDS, TOOL_PROFILES, Profile
+from shapeclip.profiles import KINDS, RERUN_KINDS, TOOL_PROFILES, Profile
 
 RUST = Path(__file__).resolve().parent.parent / "rust"
 
@@ -63,3 +64,11 @@ def test_the_type_checkers_tool_kind_names_the_same_kinds() -> None:
     )
     assert ast.unparse(alias.value) == f"Literal[{', '.join(map(repr, KINDS))}]"
     assert get_args(profiles.ToolKind) == KINDS  # and at run time, where it is made from them
+
+
+def test_the_kinds_got_back_by_a_rerun_are_the_cores() -> None:
+    source = (RUST / "profile.rs").read_text(encoding="utf-8")
+    body = re.search(r"pub fn reruns\(self\) -> bool \{(.*?)\n    \}", source, re.DOTALL)
+    assert body is not None
+    arms = {variant: name for name, variant in re.findall(r'"(\w+)" => ToolKind::(\w+)', source)}
+    assert {arms[variant] for variant in re.findall(r"ToolKind::(\w+)", body.group(1))} == RERUN_KINDS

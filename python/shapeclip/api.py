@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from .defaults import DEFAULT_BUDGET
 from .fit import fits
-from .profiles import Profile, profile_for
+from .profiles import RERUN_KINDS, Profile, profile_for
 from .result import Compressed, DigestRequest
 from .store.keep import Keeper, Kept
 
@@ -432,9 +432,13 @@ def _ellipsis(result: Compressed) -> Compressed:
 
 def _failed(options: _Options) -> Compressed:
     """What a stream the core failed on, with no stored copy, can honestly be answered with."""
-    rerun = "run the command again without shapeclip"
-    again = {"shell": rerun, "shell_read": rerun, "shell_search": rerun, "file_read": "read the file again in parts"}
-    hint = again.get(options.profile.kind, "call the tool again for a part of it")
+    kind = options.profile.kind
+    if kind in RERUN_KINDS:
+        hint = "run the command again without shapeclip"
+    elif kind == "file_read":
+        hint = "read the file again in parts"
+    else:
+        hint = "call the tool again for a part of it"
     for text in (
         f"[shapeclip: all of this output omitted: shapeclip failed on it, and it was not stored. To see it, {hint}.]",
         "[output omitted: shapeclip failed]",

@@ -18,7 +18,7 @@ from .cut import SGR_RESET, cut_after, cut_before, sgr_open
 from .fit import fits
 from .lookalike import disarm
 from .numbered import Numbered, read_numbered
-from .profiles import Profile
+from .profiles import RERUN_KINDS, Profile
 
 _MARKER_SEPARATORS = 2
 # The part of the budget (1/n) a marker in each tier may take at most, as in Rust's clip.
@@ -125,7 +125,7 @@ def _hint(span: Span, kind: str, way_back: WayBack | None, numbered: Numbered | 
     if way_back is not None:
         path = way_back if isinstance(way_back, str) else way_back[1]
         return f"To see them, run {_show_lines(way_back, a, b)}, or read {path} with offset {a} and limit {span.lines}."
-    if kind in ("shell", "shell_read", "shell_search"):
+    if kind in RERUN_KINDS:
         return (
             f"To see them, run the command again piped through sed -n '{a},{b}p' (or head, tail, grep), or narrow it."
         )
@@ -148,7 +148,7 @@ def _short_hint(span: Span, kind: str, way_back: WayBack | None, numbered: Numbe
     a, b = span.first, span.last
     if way_back is not None:
         return f"; {_show_lines(way_back, a, b)}"
-    if kind in ("shell", "shell_read", "shell_search"):
+    if kind in RERUN_KINDS:
         return f"; re-run | sed -n '{a},{b}p'"
     if kind == "file_read":
         return f"; read offset {_offset(a, numbered)} limit {b - a + 1}"

@@ -64,6 +64,8 @@ SHELL_READ = Profile("shell_read", head=0.8, tail=0.1)
 SEARCH = Profile("search", head=0.7, tail=0.25)
 #: A shell command that searched (`shapeclip.printed.searches`): a search, got back by a re-run.
 SHELL_SEARCH = Profile("shell_search", head=0.7, tail=0.25)
+#: The kinds whose output is got back by running the command again (`ToolKind::reruns`).
+RERUN_KINDS = frozenset({"shell", "shell_read", "shell_search"})
 WEB = Profile("web", head=0.7, tail=0.2)
 
 TOOL_PROFILES: dict[str, Profile] = {

@@ -37,7 +37,7 @@ pub fn plan(totals: &Totals, budget: u64, profile: &Profile) -> Plan {
 fn full(totals: &Totals, lines: u64, profile: &Profile) -> String {
     let again = match (&profile.way_back, profile.kind) {
         (Some(way), _) => format!("To see it, {}.", way.lines_hint(1, lines, lines)),
-        (None, ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch) => {
+        (None, kind) if kind.reruns() => {
             "To see it, run the command again without shapeclip.".into()
         }
         (None, ToolKind::FileRead) => "To see it, read the file again in parts.".into(),

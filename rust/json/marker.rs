@@ -109,16 +109,12 @@ fn item_hint(totals: &Totals, profile: &Profile) -> String {
         };
     }
     match (profile.kind, lines) {
-        (ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch, true) => {
-            "To see items, run the command again piped through \
+        (kind, true) if kind.reruns() => "To see items, run the command again piped through \
                                     sed -n 'A,Bp' with the lines a \u{2026} names."
-                .to_owned()
-        }
-        (ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch, false) => {
-            "To see an item, run the command again piped through \
+            .to_owned(),
+        (kind, false) if kind.reruns() => "To see an item, run the command again piped through \
                                      jq '.PATH[N]' with the path and index a \u{2026} names."
-                .to_owned()
-        }
+            .to_owned(),
         (ToolKind::FileRead, true) => "To see items, read the file again with the offset and \
                                        limit of the lines a \u{2026} names."
             .to_owned(),
@@ -137,12 +133,8 @@ fn short_hint(totals: &Totals, profile: &Profile) -> String {
         return format!("; {}", way.show_range(first, last));
     }
     match (profile.kind, lines) {
-        (ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch, true) => {
-            "; re-run | sed -n 'A,Bp'".to_owned()
-        }
-        (ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch, false) => {
-            "; re-run | jq".to_owned()
-        }
+        (kind, true) if kind.reruns() => "; re-run | sed -n 'A,Bp'".to_owned(),
+        (kind, false) if kind.reruns() => "; re-run | jq".to_owned(),
         (ToolKind::FileRead, true) => "; read offset A limit N".to_owned(),
         _ => String::new(),
     }
@@ -158,9 +150,7 @@ fn original(totals: &Totals, profile: &Profile) -> String {
         );
     }
     match profile.kind {
-        ToolKind::Shell | ToolKind::ShellRead | ToolKind::ShellSearch => {
-            " The original: run the command again.".to_owned()
-        }
+        kind if kind.reruns() => " The original: run the command again.".to_owned(),
         ToolKind::FileRead => " The original: read the file again.".to_owned(),
         _ => String::new(),
     }

@@ -70,11 +70,7 @@ impl Planner for LogPlanner {
         if !found.is_log() {
             return None;
         }
-        let reruns = matches!(
-            context.profile.kind,
-            ToolKind::Shell | ToolKind::ShellSearch
-        );
-        if !reruns && context.profile.way_back.is_none() {
+        if !context.profile.kind.reruns() && context.profile.way_back.is_none() {
             return None;
         }
         if Numbered::read(context.window, &context.totals).is_some() {
