@@ -68,7 +68,7 @@ fn git_status(line: &str) -> Option<Kind<'_>> {
         .find_map(|state| file.strip_prefix(state))
         .map_or(file, str::trim_start);
     let path = path.rsplit_once(" -> ").map_or(path, |(_, new)| new);
-    match kind(path) {
+    match named(path.trim_end()) {
         Kind::Entry(dir) => Some(Kind::Entry(dir)),
         _ => None,
     }
@@ -85,11 +85,18 @@ pub fn kind(line: &str) -> Kind<'_> {
         return kind;
     }
     if let Some((path, matches)) = counted(line) {
-        return match kind(path) {
+        return match named(path.trim_end()) {
             Kind::Entry(dir) if !path.starts_with(BRANCHES) => Kind::Counted(dir, matches),
             _ => Kind::Other,
         };
     }
+    named(line)
+}
+
+/// Reads `line`, without white space at its end, as a heading, an entry or
+/// something else. It calls nothing that reads a line whole, so that a line nested in another
+/// form is read in one step, never by recursion (a line can be megabytes long).
+fn named(line: &str) -> Kind<'_> {
     let tree = line.trim_start_matches(BRANCHES);
     // `tree` draws branches before names; a name may start with `-` only without them.
     let name = if tree.len() < line.len() && line.starts_with(['│', '├', '└', '|', '`', ' '])
@@ -278,6 +285,18 @@ mod tests {
         ] {
             assert_eq!(kind(other), Kind::Other, "{other}");
         }
+    }
+
+    #[test]
+    fn a_line_of_nested_forms_is_read_in_one_step() {
+        // A line is read without recursion: a megabyte of tabs, or of count suffixes, once
+        // overflowed a thread's stack.
+        let tabs = format!("{}a.rs", "\t".repeat(1 << 20));
+        assert_eq!(kind(&tabs), Kind::Other);
+        let counts = format!("a.rs{}", " (1 match)".repeat(1 << 17));
+        assert_eq!(kind(&counts), Kind::Other);
+        assert_eq!(kind("\t\ta.rs"), Kind::Other);
+        assert_eq!(kind("a.rs (1 match) (2 matches)"), Kind::Other);
     }
 
     #[test]
