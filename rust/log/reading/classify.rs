@@ -302,6 +302,7 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
     }
     match first_signal_from(body, quiet.saturating_sub(framed)) {
         Class::Other if said.failure_phrase() => Class::Error,
+        Class::Error if trace::located_note(t) => Class::Other,
         class => class,
     }
 }
@@ -359,6 +360,24 @@ mod tests {
             "TERROR and FAILSAFE are other words",
         ] {
             assert_eq!(c(line), Class::Other, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_compilers_note_is_no_error_whatever_it_says() {
+        for note in [
+            "/usr/include/c++/12/bits/stl_iterator.h:1246:5: note:   template argument deduction/substitution failed:",
+            "a.c:3: note: an error occurred here",
+            "C:\\Program Files (x86)\\x\\xutility(1234): note: see the failed instantiation",
+        ] {
+            assert_eq!(c(note), Class::Other, "{note}");
+        }
+        for error in [
+            "error: build failed: note: see above",
+            "a.c:3:5: error: conversion failed: note: x",
+            "note: the build failed",
+        ] {
+            assert_eq!(c(error), Class::Error, "{error}");
         }
     }
 

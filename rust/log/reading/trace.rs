@@ -254,6 +254,17 @@ fn holds(hay: &str, needle: &str) -> bool {
 /// of its several colons.
 static NOTE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(": note: "));
 
+/// Whether `t` is a compiler's note on a place, `a.c:3:5: note: ...` (gcc, clang) or
+/// `a.h(12): note: ...` (MSVC). A note says more of the diagnostic above it, whatever words it
+/// uses (gcc's `note:   template argument deduction/substitution failed:`), so it is never an
+/// error of its own; a note named after an error (`error: x: note: ...`) has no place first.
+pub(super) fn located_note(t: &str) -> bool {
+    NOTE.find(t.as_bytes()).is_some_and(|at| {
+        let place = &t[..at];
+        place.ends_with(|c: char| c.is_ascii_digit() || c == ')') && !place.contains(": ")
+    })
+}
+
 /// Lines that open an expected-versus-actual diff.
 const DIFF_STARTS: Starts = Starts::new(&[
     "@@",
