@@ -668,3 +668,128 @@ fn a_numbered_view_of_a_file_is_no_log() {
     let (out, shape) = compress(view.as_bytes(), 2000, 1 << 16);
     assert_ne!(shape, Shape::Log, "{out}");
 }
+
+/// g++ on a template used with a type it cannot order: the chain of instantiations in the
+/// library's headers, its last line in the project's code, the error, and a screenful of notes.
+fn template_error(place: &str, header: &str, message: &str, candidates: usize) -> String {
+    let mut s = String::from(
+        "In file included from /usr/include/c++/12/map:60,\n                 from src/a.cpp:1:\n",
+    );
+    s.push_str("/usr/include/c++/12/bits/stl_function.h: In instantiation of 'bool std::less<Key>::operator()':\n");
+    for depth in 0..6 {
+        writeln!(
+            s,
+            "/usr/include/c++/12/bits/stl_map.h:{}:32:   required from 'std::map<Key, int>::operator[] [with Key = Key; depth = {depth}]'",
+            500 + depth
+        )
+        .expect("writing to a String");
+    }
+    writeln!(s, "{place}:   required from here").expect("writing to a String");
+    writeln!(s, "/usr/include/c++/12/bits/{header}: error: {message}")
+        .expect("writing to a String");
+    for candidate in 0..candidates {
+        writeln!(
+            s,
+            "/usr/include/c++/12/bits/stl_iterator.h:{}:5: note: candidate: 'template<class _Iterator{candidate}> bool std::operator<(const reverse_iterator<_Iterator>&, const reverse_iterator<_Iterator>&)'\n/usr/include/c++/12/bits/stl_iterator.h:{}:5: note:   template argument deduction/substitution failed:",
+            1000 + candidate,
+            1000 + candidate
+        )
+        .expect("writing to a String");
+    }
+    s
+}
+
+#[test]
+fn the_place_in_the_projects_code_that_led_to_a_template_error_is_kept() {
+    let log = format!(
+        "{}{}make: *** [Makefile:7: build/a.o] Error 1\n",
+        template_error(
+            "src/a.cpp:5:21",
+            "stl_function.h:408:20",
+            "no match for 'operator<' (operand types are 'Key' and 'Key')",
+            60
+        ),
+        template_error(
+            "src/b.cpp:9:14",
+            "predefined_ops.h:45:23",
+            "invalid operands to binary expression ('Key' and 'Key')",
+            60
+        )
+    );
+    for budget in [2000, 4000] {
+        let (out, shape) = compress(log.as_bytes(), budget, log.len());
+        assert_eq!(shape, Shape::Log);
+        for place in [
+            "src/a.cpp:5:21:   required from here",
+            "src/b.cpp:9:14:   required from here",
+        ] {
+            assert!(out.contains(place), "{place} at {budget}:\n{out}");
+        }
+    }
+}
+
+#[test]
+fn a_note_that_says_failed_is_no_error_of_its_own() {
+    let log = format!(
+        "{}make: *** [Makefile:7: build/a.o] Error 1\n",
+        template_error(
+            "src/a.cpp:5:21",
+            "stl_function.h:408:20",
+            "no match for 'operator<' (operand types are 'Key' and 'Key')",
+            60
+        )
+    );
+    let (out, _) = compress(log.as_bytes(), 2000, log.len());
+    // The one error line is shown: no marker counts another.
+    assert!(out.contains("error: no match for 'operator<'"), "{out}");
+    assert!(!out.contains("error line"), "{out}");
+}
+
+#[test]
+fn a_repeated_template_error_shown_keeps_its_own_place() {
+    let message = "no match for 'operator<' (operand types are 'Key' and 'Key')";
+    let log = format!(
+        "{}{}",
+        template_error("src/a.cpp:5:21", "stl_function.h:408:20", message, 8),
+        template_error("src/b.cpp:9:14", "stl_function.h:408:20", message, 8)
+    );
+    let (out, _) = compress(log.as_bytes(), 4000, log.len());
+    // Shown once with a count, the repeat's headline then as room allows, with its place.
+    assert!(out.contains("[shapeclip: \u{d7}2 in lines 11-"), "{out}");
+    let second = "/usr/include/c++/12/bits/stl_function.h:408:20: error: no match";
+    assert_eq!(out.matches(second).count(), 2, "{out}");
+    for place in ["src/a.cpp:5:21", "src/b.cpp:9:14"] {
+        assert!(
+            out.contains(&format!("{place}:   required from here\n")),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn the_far_pieces_of_a_long_trace_wait_for_the_lines_by_its_error() {
+    // The notes after the last error run past the budget and are split into pieces with no
+    // error line: the notes right under the error come before the far ones.
+    let log = format!(
+        "{}{}",
+        template_error(
+            "src/a.cpp:5:21",
+            "stl_function.h:408:20",
+            "invalid operands to binary expression ('Key' and 'Key')",
+            2
+        ),
+        template_error(
+            "src/b.cpp:9:14",
+            "predefined_ops.h:45:23",
+            "no match for 'operator<' (operand types are 'Key' and 'Key')",
+            200
+        )
+    );
+    for budget in [4000, 8000] {
+        let (out, _) = compress(log.as_bytes(), budget, log.len());
+        let notes = "(operand types are 'Key' and 'Key')\n\
+            /usr/include/c++/12/bits/stl_iterator.h:1000:5: note: candidate: \
+            'template<class _Iterator0>";
+        assert!(out.contains(notes), "at {budget}:\n{out}");
+    }
+}

@@ -1,7 +1,7 @@
 """Makes the log planner's golden files by running real programs on this machine.
 
 Each case writes a small project into a scratch directory, runs a real tool on it (pytest -v,
-unittest, mypy --strict, gcc under make -k, a Python program that logs through a traceback,
+unittest, mypy --strict, gcc and g++ under make -k, a Python program that logs through a traceback,
 cargo test; and from sibling modules `go test`, `node --test`, JUnit, RSpec, some inside a CI
 frame) and saves what the tool printed, stdout and stderr interleaved as a terminal shows
 them, as `log/<name>.txt`. Then `compress(input, "bash", budget)` for each budget in `BUDGETS`
@@ -127,6 +127,51 @@ def gcc_make_warnings_then_an_error(root: Path) -> bytes:
     return run(["make", "-k", "-j1"], root)
 
 
+def gpp_make_template_errors_from_a_key_without_ordering(root: Path) -> bytes:
+    files = {
+        "include/sku.h": """
+            #pragma once
+            #include <string>
+            struct Sku {
+                std::string code;
+                int variant;
+            };
+        """,
+        "src/inventory.cpp": """
+            #include <map>
+            #include "sku.h"
+            int stock_of(const Sku &sku) {
+                static std::map<Sku, int> stock;
+                return stock[sku];
+            }
+        """,
+        "src/report.cpp": """
+            #include <algorithm>
+            #include <vector>
+            #include "sku.h"
+            void sort_skus(std::vector<Sku> &skus) {
+                std::sort(skus.begin(), skus.end());
+            }
+        """,
+    }
+    for i in range(30):
+        files[f"src/util{i:02}.cpp"] = f"""
+            #include <string>
+            std::string label_{i:02}(int n, unsigned limit) {{
+                int unused_{i};
+                for (int k = 0; k < limit; k++) n += k;
+                return "label-{i}-" + std::to_string(n);
+            }}
+        """
+    objs = " ".join(f"build/{name}.o" for name in ["inventory", "report", *(f"util{i:02}" for i in range(30))])
+    files["Makefile"] = (
+        f"CXXFLAGS = -Wall -Wextra -O1 -Iinclude\nall: libstore.a\nlibstore.a: {objs}\n\tar rcs $@ $^\n"
+        "build/%.o: src/%.cpp\n\t@mkdir -p build\n\tg++ $(CXXFLAGS) -c $< -o $@\n"
+    )
+    write(root, files)
+    return run(["make", "-k", "-j1"], root)
+
+
 def python_traceback_buried_in_3000_log_lines(root: Path) -> bytes:
     write(
         root,
@@ -192,6 +237,7 @@ CASES: dict[str, Callable[[Path], bytes]] = {
         unittest_one_failure_one_error_among_300,
         mypy_strict_on_untyped_sortedcontainers,
         gcc_make_warnings_then_an_error,
+        gpp_make_template_errors_from_a_key_without_ordering,
         python_traceback_buried_in_3000_log_lines,
         cargo_test_one_panic_among_500,
         *(case for module in OTHER_ECOSYSTEMS for case in module.CASES),
@@ -199,7 +245,15 @@ CASES: dict[str, Callable[[Path], bytes]] = {
 }
 #: case -> patterns (regular expressions, searched in each line) of the lines that say why it failed,
 #: the most telling first: a compressed output at budget 4000 should keep that one at least.
-SIGNALS: dict[str, tuple[str, ...]] = {name: p for module in OTHER_ECOSYSTEMS for name, p in module.SIGNALS.items()}
+SIGNALS: dict[str, tuple[str, ...]] = {
+    # gcc names the user's code only in the last line of an instantiation chain.
+    "gpp_make_template_errors_from_a_key_without_ordering": (
+        r"src/inventory\.cpp:\d+:\d+: +required from here",
+        r"src/report\.cpp:\d+:\d+: +required from here",
+        r"error: no match for .operator<. \(operand types are .const Sku. and .const Sku.\)",
+    ),
+    **{name: p for module in OTHER_ECOSYSTEMS for name, p in module.SIGNALS.items()},
+}
 
 
 def expected_path(name: str, budget: int) -> Path:

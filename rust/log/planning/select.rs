@@ -261,22 +261,28 @@ fn run_start(sel: &Selection, last: u64) -> u64 {
 fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     let blocks = &found.blocks;
     let n = blocks.len();
-    // The last block and the first; then one block of each kind of error, the rarest kinds
-    // first and, among equally rare ones, the later first; then back from the end.
-    let mut order: Vec<usize> = Vec::with_capacity(2 * n + 2);
-    order.extend(n.checked_sub(1));
-    order.extend((n > 1).then_some(0));
+    // The pieces that a trace too long for the budget was split into and that hold no error
+    // line (a traceback's middle frames, a compiler's notes) come after every error and the
+    // headlines of its repeats, back from the end: their first line names no failure.
+    let (errors, pieces): (Vec<usize>, Vec<usize>) = (0..n)
+        .rev()
+        .partition(|&i| blocks[i].core().iter().any(|k| k.class == Class::Error));
+    // The last error's block and the first; then one block of each kind of error, the rarest
+    // kinds first and, among equally rare ones, the later first; then back from the end.
+    let mut order: Vec<usize> = Vec::with_capacity(2 * errors.len() + 2);
+    order.extend(errors.first());
+    order.extend(errors.last());
     let mut seen = vec![false; found.errors.templates.len()];
     let mut kinds: Vec<(u64, std::cmp::Reverse<usize>)> = Vec::new();
-    for (i, b) in blocks.iter().enumerate() {
-        if let Some(t) = b.template.filter(|&t| !seen[t]) {
+    for &i in errors.iter().rev() {
+        if let Some(t) = blocks[i].template.filter(|&t| !seen[t]) {
             seen[t] = true;
             kinds.push((found.errors.count(Some(t)), std::cmp::Reverse(i)));
         }
     }
     kinds.sort_unstable();
     order.extend(kinds.into_iter().map(|(_, i)| i.0));
-    order.extend((0..n).rev());
+    order.extend(&errors);
     let mut visited = vec![false; n];
     order.retain(|&i| !std::mem::replace(&mut visited[i], true));
     let mut noted = vec![false; found.errors.templates.len()];
@@ -305,26 +311,34 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     }
     sel.cap = cap;
     for &i in &order {
-        if !headed[i] {
-            continue;
-        }
-        let core = blocks[i].core();
-        if !sel.try_add(core, "") {
-            // Too long whole: its library frames go first (see `library`).
-            let own = without_library_frames(core);
-            if own.len() == core.len() || !sel.try_add(&own, "") {
-                take_both_ends(sel, &own);
-            }
+        if headed[i] {
+            add_trace(sel, blocks[i].core());
         }
     }
     // Then, as room allows, the headlines of the repeats a count stands for: the same kind of
     // failure in another test still names that test.
     for &i in &order {
         if let (false, Some((first, key))) = (headed[i], headline(&blocks[i])) {
-            sel.try_add(&[first.clone(), key.clone()], "");
+            let place = place_before(&blocks[i], first);
+            let lines: Vec<Kept> = place.into_iter().chain([first, key]).cloned().collect();
+            sel.try_add(&lines, "");
         }
     }
+    for &i in &pieces {
+        add_trace(sel, blocks[i].core());
+    }
     noted
+}
+
+/// Adds a block's `core` whole, or else without its library frames (see `library`), or else
+/// as much of both its ends as fits.
+fn add_trace(sel: &mut Selection, core: &[Kept]) {
+    if !sel.try_add(core, "") {
+        let own = without_library_frames(core);
+        if own.len() == core.len() || !sel.try_add(&own, "") {
+            take_both_ends(sel, &own);
+        }
+    }
 }
 
 /// The last places pytest printed for the frames of its failures' tracebacks in the project's
@@ -382,16 +396,35 @@ fn headline(block: &ErrorBlock) -> Option<(&Kept, &Kept)> {
 /// when that is only a line or two (a test's name between `Failure:` and its assertion), which
 /// says more than the marker that would stand for it.
 fn headline_lines(block: &ErrorBlock, first: &Kept, key: &Kept) -> Vec<Kept> {
+    let mut lines: Vec<Kept> = place_before(block, first).into_iter().cloned().collect();
     if key.no - first.no <= HEADLINE_SPAN {
-        block
-            .lines
-            .iter()
-            .filter(|k| (first.no..=key.no).contains(&k.no))
-            .cloned()
-            .collect()
+        lines.extend(
+            block
+                .lines
+                .iter()
+                .filter(|k| (first.no..=key.no).contains(&k.no))
+                .cloned(),
+        );
     } else {
-        vec![first.clone(), key.clone()]
+        lines.extend([first.clone(), key.clone()]);
     }
+    lines
+}
+
+/// The line right before a block's `first` error line when it names the place in the
+/// project's own code that led to it. gcc prints the chain of template instantiations that
+/// ends in an error before the error, whose own place is in a library's header; the chain's
+/// last line (`t.cpp:6:60:   required from here`) is the only one that names the user's code.
+fn place_before<'b>(block: &'b ErrorBlock, first: &Kept) -> Option<&'b Kept> {
+    let at = block.lines.iter().position(|k| k.no == first.no)?;
+    let before = block.lines[..at].last()?;
+    let here = before
+        .text
+        .trim_end()
+        .strip_suffix("required from here")?
+        .trim_end()
+        .ends_with(':');
+    (here && before.no + 1 == first.no).then_some(before)
 }
 
 /// Every line whose text the plan holds, by number.
