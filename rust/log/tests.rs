@@ -754,8 +754,8 @@ fn a_repeated_template_error_shown_keeps_its_own_place() {
         template_error("src/b.cpp:9:14", "stl_function.h:408:20", message, 8)
     );
     let (out, _) = compress(log.as_bytes(), 4000, log.len());
-    // Shown once with a count, the repeat's headline then as room allows, with its place.
-    assert!(out.contains("[shapeclip: \u{d7}2 in lines 11-"), "{out}");
+    // The first error is shown with its trace, the repeat's headline then as room allows,
+    // with its own place.
     let second = "/usr/include/c++/12/bits/stl_function.h:408:20: error: no match";
     assert_eq!(out.matches(second).count(), 2, "{out}");
     for place in ["src/a.cpp:5:21", "src/b.cpp:9:14"] {
@@ -791,5 +791,36 @@ fn the_far_pieces_of_a_long_trace_wait_for_the_lines_by_its_error() {
             /usr/include/c++/12/bits/stl_iterator.h:1000:5: note: candidate: \
             'template<class _Iterator0>";
         assert!(out.contains(notes), "at {budget}:\n{out}");
+    }
+}
+
+/// A build whose last lines repeat a diagnostic, `early` more copies of it far before them,
+/// each ten lines from the next.
+fn repeated(warning: &str, early: usize) -> String {
+    let mut log = String::new();
+    for i in 0..400 {
+        if i % 10 == 5 && i / 10 < early {
+            log.push_str(warning);
+        }
+        writeln!(log, "compiling module_{i} ... ok").expect("writing to a String");
+    }
+    log.push_str(warning);
+    log.push_str("linking ... ok\n");
+    log.push_str(warning);
+    log.push_str("build failed\n");
+    log
+}
+
+#[test]
+fn a_count_is_noted_only_while_some_line_it_counts_is_not_shown() {
+    for line in [
+        "src/a.c:3:1: warning: unused variable 'x' [-Wunused-variable]\n",
+        "error: linker `cc` not found\n",
+    ] {
+        let (out, _) = compress(repeated(line, 0).as_bytes(), 1000, 1 << 20);
+        assert_eq!(out.matches(line).count(), 2, "{out}");
+        assert!(!out.contains("\u{d7}2"), "{out}");
+        let (out, _) = compress(repeated(line, 20).as_bytes(), 1000, 1 << 20);
+        assert!(out.contains("[shapeclip: \u{d7}22 in lines 6-"), "{out}");
     }
 }

@@ -24,10 +24,11 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::library;
 use super::render::{self, LeftOut, Omitted, Tier};
+use super::repeats::{drop_told_counts, repeat_note};
 use super::selection::Selection;
 use crate::log::reading::class::{Class, Counts};
 use crate::log::reading::classify::classify;
-use crate::log::reading::dedup::{Dedup, Template, variant_key};
+use crate::log::reading::dedup::Dedup;
 use crate::log::reading::keep::keep_line;
 use crate::log::reading::pass::Found;
 use crate::log::reading::store::{ErrorBlock, Kept};
@@ -159,6 +160,7 @@ pub fn plan(
     // Gaps whose lines are known and cost no more than their markers.
     let known = known_lines(&head, &tail, &found);
     show_cheap_gaps(&mut sel, &known);
+    drop_told_counts(&mut sel.shown, &found);
 
     let left = left_out(&sel, &found, &noted, &represented);
     let layout = render::layout(&sel.shown, totals.lines, totals.chars, found.counts);
@@ -517,37 +519,6 @@ fn left_out(sel: &Selection, found: &Found, noted: &[bool], represented: &[bool]
         left.warnings_first = 0;
     }
     left
-}
-
-/// The note after a shown example of a repeated diagnostic.
-fn repeat_note(t: &Template, example: &Kept) -> String {
-    if t.count < 2 {
-        return String::new();
-    }
-    let same = t
-        .variants
-        .iter()
-        .find(|v| v.key == variant_key(&example.text))
-        .map_or(1, |v| v.count);
-    let range = format!(
-        "lines {}-{}",
-        thousands(t.first_line),
-        thousands(t.last_line)
-    );
-    if same == t.count {
-        format!(" [shapeclip: \u{d7}{} in {range}]", thousands(t.count))
-    } else if same == 1 {
-        format!(
-            " [shapeclip: 1 of {} of this kind in {range}]",
-            thousands(t.count)
-        )
-    } else {
-        format!(
-            " [shapeclip: \u{d7}{} identical; {} of this kind in {range}]",
-            thousands(same),
-            thousands(t.count)
-        )
-    }
 }
 
 /// Warnings, once per template, then further variants. Says which templates have an example
