@@ -93,9 +93,9 @@ pub fn kind(line: &str) -> Kind<'_> {
     named(line)
 }
 
-/// Reads `line`, without white space at its end, as a heading, an entry or
-/// something else. It calls nothing that reads a line whole, so that a line nested in another
-/// form is read in one step, never by recursion (a line can be megabytes long).
+/// Reads `line` (no white space at its end) as a heading, an entry or something else. It calls
+/// nothing that reads a line whole, so that a line nested in another form is read in one step,
+/// never by recursion: a line can be megabytes long.
 fn named(line: &str) -> Kind<'_> {
     let tree = line.trim_start_matches(BRANCHES);
     // `tree` draws branches before names; a name may start with `-` only without them.

@@ -264,8 +264,9 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     let blocks = &found.blocks;
     let n = blocks.len();
     // The pieces that a trace too long for the budget was split into and that hold no error
-    // line (a traceback's middle frames, a compiler's notes) come after every error and the
-    // headlines of its repeats, back from the end: their first line names no failure.
+    // line (a traceback's middle frames, a compiler's notes) come last, back from the end,
+    // after every error's headline and trace and the repeats' headlines: their first line
+    // names no failure.
     let (errors, pieces): (Vec<usize>, Vec<usize>) = (0..n)
         .rev()
         .partition(|&i| blocks[i].core().iter().any(|k| k.class == Class::Error));
