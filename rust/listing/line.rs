@@ -52,7 +52,7 @@ const GIT_STATES: &[&str] = &[
     "deleted by them:",
 ];
 
-/// A line of `git status` in its long form: a section's title heads its files, each a tab and
+/// A line of `git status` in its long form (no white space at its end): a section's title heads its files, each a tab and
 /// a path, after its state for a tracked one (`\tmodified:   src/a.rs`, `\trenamed:   a ->
 /// b`); the hints under a title (`  (use "git add <file>..." to ...)`) say nothing of the files.
 fn git_status(line: &str) -> Option<Kind<'_>> {
@@ -68,7 +68,7 @@ fn git_status(line: &str) -> Option<Kind<'_>> {
         .find_map(|state| file.strip_prefix(state))
         .map_or(file, str::trim_start);
     let path = path.rsplit_once(" -> ").map_or(path, |(_, new)| new);
-    match named(path.trim_end()) {
+    match named(path) {
         Kind::Entry(dir) => Some(Kind::Entry(dir)),
         _ => None,
     }

@@ -60,32 +60,41 @@ pub(super) fn drop_told_counts(shown: &mut Shown, found: &Found) {
             Some((key.no, block.template?))
         })
         .collect();
+    // Each shown line's kind, counted; the noted lines' kinds, kept.
     let mut errors = vec![0u64; found.errors.templates.len()];
     let mut warnings = vec![0u64; found.warnings.templates.len()];
-    for (no, (k, _)) in shown.iter() {
+    let mut noted = Vec::new();
+    for (no, (k, note)) in shown.iter() {
         if k.truncated {
             continue;
         }
-        if let Some(&t) = keys.get(no) {
+        let (error, t) = match keys.get(no) {
+            Some(&t) => (true, t),
+            None if k.class == Class::Warning => match found.warnings.find(&k.text) {
+                Some(t) => (false, t),
+                None => continue,
+            },
+            None => continue,
+        };
+        if error {
             errors[t] += 1;
-        } else if k.class == Class::Warning {
-            if let Some(t) = found.warnings.find(&k.text) {
-                warnings[t] += 1;
-            }
+        } else {
+            warnings[t] += 1;
+        }
+        if !note.is_empty() {
+            noted.push((*no, error, t));
         }
     }
-    for (no, (k, note)) in shown.iter_mut() {
-        let told = match (keys.get(no), k.class) {
-            _ if note.is_empty() => false,
-            (Some(&t), _) => errors[t] == found.errors.templates[t].count,
-            (None, Class::Warning) => found
-                .warnings
-                .find(&k.text)
-                .is_some_and(|t| warnings[t] == found.warnings.templates[t].count),
-            _ => false,
+    for (no, error, t) in noted {
+        let (table, seen) = if error {
+            (&found.errors, &errors)
+        } else {
+            (&found.warnings, &warnings)
         };
-        if told {
-            note.clear();
+        if seen[t] == table.templates[t].count {
+            if let Some((_, note)) = shown.get_mut(&no) {
+                note.clear();
+            }
         }
     }
 }
