@@ -5,7 +5,10 @@
 //! stored copy read them. A file-reading tool's offset counts the file's: where a viewer
 //! printed a header above the lines, or was pointed past the file's start, the two differ, and
 //! an offset taken from the output's numbering reads the wrong lines. So the offset a marker
-//! gives a file-reading tool is the file's number of the line, read from the viewer's own.
+//! gives a file-reading tool is the file's number of the line, read from the viewer's own. And
+//! where no stored copy is named, a marker between `327:` and `343:` names the lines it holds
+//! as the lines around it are numbered (`[lines 328-342 omitted]`): an agent reads the numbers
+//! it sees, and output line 32 of a window on line 299 is no line it can find.
 //!
 //! Only the window's first and last lines are read, once, when the plan is made: a viewer's
 //! numbers climb by one a line, so a read whose first and last lines agree on how far the file's
@@ -26,6 +29,8 @@ const TRAILER_LINES: usize = 3;
 pub struct Numbered {
     /// The output's first numbered line.
     first: u64,
+    /// The output's last numbered line.
+    last: u64,
     /// The file's number of a line less the output's.
     shift: i128,
 }
@@ -71,7 +76,7 @@ impl Numbered {
         let tail_agrees = (start..)
             .zip(&lines[..numbered])
             .all(|(no, line)| no < first || agrees(no, line));
-        (first <= last && head_agrees && tail_agrees).then_some(Numbered { first, shift })
+        (first <= last && head_agrees && tail_agrees).then_some(Numbered { first, last, shift })
     }
 
     /// The file's number of output line `line`, or of the first numbered line for a line above
@@ -80,6 +85,24 @@ impl Numbered {
     pub fn file_line(&self, line: u64) -> u64 {
         let no = i128::from(line.max(self.first)) + self.shift;
         u64::try_from(no.max(1)).unwrap_or(u64::MAX)
+    }
+
+    /// The viewer's numbers of output lines `first` and `last`, where both are numbered lines
+    /// (a range that reaches the viewer's header or the lines below keeps the output's numbers).
+    #[must_use]
+    pub fn printed(&self, first: u64, last: u64) -> Option<(u64, u64)> {
+        let number = |line: u64| u64::try_from(i128::from(line) + self.shift).ok();
+        if self.first <= first && first <= last && last <= self.last {
+            Some((number(first)?, number(last)?))
+        } else {
+            None
+        }
+    }
+
+    /// The largest number [`Numbered::printed`] gives: the viewer's on its last numbered line.
+    #[must_use]
+    pub fn widest(&self) -> u64 {
+        self.printed(self.last, self.last).map_or(0, |(n, _)| n)
     }
 }
 
@@ -187,6 +210,52 @@ mod tests {
         // Output line N is the file's line N + 544.
         let (offset, first) = offset_and_first(&text, 2000);
         assert_eq!(offset, first + 544);
+    }
+
+    /// A window of SWE-agent's on line `at` of a long file: a header, 100 numbered lines and
+    /// the line below.
+    fn window_at(at: u64) -> String {
+        let mut text = format!(
+            "[File: /repo/app.py ({} lines total)]\n({} more lines above)\n",
+            at + 1000,
+            at - 1
+        );
+        text.push_str(&code_lines(at, 100, |n| format!("{n}:")));
+        text.push_str("(900 more lines below)\n");
+        text
+    }
+
+    #[test]
+    fn a_windows_markers_name_its_lines_as_the_viewer_numbered_them() {
+        let text = window_at(547);
+        let profile = Profile::new("file_read", Some("read_file"), 8000, 1000).unwrap();
+        let mut engine = Engine::new(Budget::new(2000, 0).unwrap(), profile);
+        engine.feed_str(&text);
+        let plan = engine.finish().plan;
+        let out = plan.render();
+        // Output line N is the file's line N + 544; the marker of every gap but the last says
+        // so, and the closing one names no line of the output's count.
+        let gaps = &plan.omitted[..plan.omitted.len() - 1];
+        assert!(!gaps.is_empty(), "{out}");
+        for gap in gaps {
+            let said = format!("[lines {}-{} omitted]", gap.first + 544, gap.last + 544);
+            assert!(out.contains(&said), "{said} in {out}");
+        }
+        assert!(!out.contains(" of 103 omitted"), "{out}");
+    }
+
+    #[test]
+    fn a_windows_markers_fit_the_budget_however_wide_its_numbers() {
+        // Lines numbered in the hundreds of millions, in an output of 103 lines: the markers are
+        // sized for the viewer's numbers, not the output's.
+        let text = window_at(999_999_000);
+        for budget in (40..1200).step_by(7) {
+            let profile = Profile::new("file_read", Some("read_file"), 8000, 1000).unwrap();
+            let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
+            engine.feed_str(&text);
+            let out = engine.finish().plan.render();
+            assert!(out.chars().count() as u64 <= budget, "{budget}: {out}");
+        }
     }
 
     #[test]

@@ -127,6 +127,20 @@ impl Profile {
             numbered: None,
         })
     }
+
+    /// How a marker numbers output lines `first..=last`: the viewer's numbers where they are
+    /// numbered lines of a numbered read ([`Numbered::printed`]), else `None` and the output's.
+    #[must_use]
+    pub fn printed_lines(&self, first: u64, last: u64) -> Option<(u64, u64)> {
+        self.numbered?.printed(first, last)
+    }
+
+    /// The largest line number a marker of an output of `total_lines` may print, either way.
+    #[must_use]
+    pub fn widest_line(&self, total_lines: u64) -> u64 {
+        self.numbered
+            .map_or(total_lines, |numbered| total_lines.max(numbered.widest()))
+    }
 }
 
 /// Invisible characters that reorder or hide text: the bidi marks, embeddings, overrides and

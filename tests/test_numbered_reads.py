@@ -62,3 +62,41 @@ def test_a_read_whose_head_reaches_the_lines_below_its_numbers_is_numbered_too(b
     result = shapeclip.compress_detailed(text, "read_file", len(text) - 1)
     offset = OFFSET.search(result.text)
     assert offset is not None and int(offset.group(1)) == result.omitted_ranges[0][0] + 1, result.text
+
+
+# A range a marker names: a gap's `[lines A-B omitted]`, the clip's or a one-gap closing
+# marker's `lines A-B of N`, and a line cut inside (`[shapeclip: 40 chars of line 7 of 90 ...`).
+NAMED = re.compile(r"\[(shapeclip: (?:[\d,]+ chars? of )?)?lines? ([\d,]+)(?:-([\d,]+))?( of [\d,]+)?")
+
+
+@given(view=views(), budget=st.integers(1000, 6000))
+def test_markers_number_a_numbered_reads_lines_as_its_viewer_did(
+    backend: str, view: tuple[str, list[int | None], bool], budget: int
+) -> None:
+    # Between `327:` and `343:`, a gap named by the output's count (`[lines 32-46 omitted]`) is
+    # no place an agent can find; the viewer's numbers, with no total of the output's, are.
+    text, printed, climbs = view
+    result = shapeclip.compress_detailed(text, "read_file", budget)
+    said = {}
+    for a, b in result.omitted_ranges:
+        first, last = printed[a - 1], printed[b - 1]
+        viewer = climbs and first is not None and last is not None
+        said[(first, last) if viewer else (a, b)] = not viewer
+    for match in NAMED.finditer(result.text):
+        a = int(match.group(2).replace(",", ""))
+        b = int((match.group(3) or match.group(2)).replace(",", ""))
+        assert (a, b) in said, (match.group(0), result.text)
+        if match.group(1) is not None:
+            # The output's count goes with the output's numbers alone.
+            assert (match.group(4) is not None) == said[(a, b)], (match.group(0), result.text)
+
+
+def test_markers_fit_the_budget_however_wide_a_viewers_numbers(backend: str) -> None:
+    # 103 lines of output numbered in the hundreds of millions: markers are sized for those.
+    lines = [f"{n}:    value_{n} = compute({n})" for n in range(999_999_000, 999_999_100)]
+    text = "\n".join(["[File: /repo/app.py (1000000000 lines total)]", "(999998999 more lines above)", *lines])
+    text += "\n(900 more lines below)\n"
+    for budget in range(40, 1200, 7):
+        out = shapeclip.compress(text, "read_file", budget)
+        # Over the budget, a backend answers a bare ellipsis instead; no marker fits in 40.
+        assert len(out) <= budget and out != "\u2026", (budget, out)

@@ -72,18 +72,34 @@ def _tokens(chars: int) -> str:
     return _plural(-(-chars // 4), "token", "tokens")
 
 
-def _line_range(span: Span, grouped: bool) -> str:
+def _said(span: Span, numbered: Numbered | None) -> tuple[int, int, int | None]:
+    """The numbers a marker gives the span's ends, and the output's line count where they are
+    the output's own: a numbered read's are its viewer's (the core's `said`)."""
+    printed = None if numbered is None else numbered.printed(span.first, span.last)
+    if printed is None:
+        return span.first, span.last, span.total_lines
+    return printed[0], printed[1], None
+
+
+def _line_range(first: int, last: int, grouped: bool) -> str:
     fmt = "{:,}" if grouped else "{}"
-    if span.first == span.last:
-        return "line " + fmt.format(span.first)
-    return f"lines {fmt.format(span.first)}-{fmt.format(span.last)}"
+    if first == last:
+        return "line " + fmt.format(first)
+    return f"lines {fmt.format(first)}-{fmt.format(last)}"
 
 
-def _place(span: Span) -> str:
-    rng = f"{_line_range(span, True)} of {span.total_lines:,}"
+def _lines_of(span: Span, numbered: Numbered | None) -> str:
+    first, last, total = _said(span, numbered)
+    rng = _line_range(first, last, True)
+    return rng if total is None else f"{rng} of {total:,}"
+
+
+def _place(span: Span, numbered: Numbered | None) -> str:
+    rng = _lines_of(span, numbered)
+    first, last, _ = _said(span, numbered)
     a, b = _plural(span.first_shown, "char", "chars"), _plural(span.last_shown, "char", "chars")
     head_cut, tail_cut = span.first_shown > 0, span.last_shown > 0
-    if span.first == span.last:
+    if first == last:
         if head_cut and tail_cut:
             return f"{rng} except its first {span.first_shown:,} and last {b}"
         if head_cut:
@@ -91,13 +107,13 @@ def _place(span: Span) -> str:
         if tail_cut:
             return f"{rng} except its last {b}"
         return rng
-    f, last = f"{span.first:,}", f"{span.last:,}"
+    f, g = f"{first:,}", f"{last:,}"
     if head_cut and tail_cut:
-        return f"{rng} (line {f} after its first {a}; line {last} except its last {b})"
+        return f"{rng} (line {f} after its first {a}; line {g} except its last {b})"
     if head_cut:
         return f"{rng} (line {f} after its first {a})"
     if tail_cut:
-        return f"{rng} (line {last} except its last {b})"
+        return f"{rng} (line {g} except its last {b})"
     return rng
 
 
@@ -173,7 +189,7 @@ def render_marker(
         what = f"{label} " if label else ""
         lines, chars = _plural(span.lines, "line", "lines"), _plural(span.chars, "char", "chars")
         return (
-            f"[shapeclip: {_place(span)} omitted from this {what}output ({lines}, {chars}, "
+            f"[shapeclip: {_place(span, numbered)} omitted from this {what}output ({lines}, {chars}, "
             f"~{_tokens(span.chars)}). {_hint(span, kind, way_back, numbered)}]"
         )
     # A line cut inside is omitted only in part: the short tiers say so (the full one says how).
@@ -181,12 +197,10 @@ def render_marker(
     if tier in ("compact", "counted"):
         show = _short_hint(span, kind, way_back, numbered) if tier == "compact" else ""
         what = f"{_plural(span.chars, 'char', 'chars')} of " if partial else ""
-        return (
-            f"[shapeclip: {what}{_line_range(span, True)} of {span.total_lines:,} omitted, "
-            f"~{_tokens(span.chars)}{show}]"
-        )
+        return f"[shapeclip: {what}{_lines_of(span, numbered)} omitted, ~{_tokens(span.chars)}{show}]"
     if tier == "terse":
-        return f"[{_line_range(span, False)} omitted{' in part' if partial else ''}]"
+        first, last, _ = _said(span, numbered)
+        return f"[{_line_range(first, last, False)} omitted{' in part' if partial else ''}]"
     return "\u2026"
 
 
@@ -281,10 +295,11 @@ class Clipper:
 
     def _plan(self, tail_text: str, head_text: str, lines: int, way_back: WayBack | None) -> ClipResult:
         budget = self._budget
-        widest = Span.widest(lines, self._chars)
         numbered = None
         if self._kind == "file_read" and way_back is None:
             numbered = read_numbered(head_text, tail_text, lines)
+        # Numbers as wide as any the marker may print, in the output's numbering or a viewer's.
+        widest = Span.widest(lines if numbered is None else max(lines, numbered.widest()), self._chars)
 
         def worst(tier: str) -> int:
             return len(render_marker(tier, widest, self._kind, self._label, way_back, numbered)) + _MARKER_SEPARATORS

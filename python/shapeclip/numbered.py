@@ -16,14 +16,26 @@ _NUMBER = re.compile(r" *([0-9]+)[\t:\u2192]")
 
 @dataclass(frozen=True)
 class Numbered:
-    """How the output's lines map to the file's: the first numbered line and the distance."""
+    """How the output's lines map to the file's: the first and last numbered lines and the
+    distance."""
 
     first: int
+    last: int
     shift: int
 
     def file_line(self, line: int) -> int:
         """The file's number of output line `line`, or of the first numbered line above it."""
         return min(max(max(line, self.first) + self.shift, 1), _U64_MAX)
+
+    def printed(self, first: int, last: int) -> tuple[int, int] | None:
+        """The viewer's numbers of output lines `first` and `last`, where both are numbered."""
+        if self.first <= first <= last <= self.last:
+            return first + self.shift, last + self.shift
+        return None
+
+    def widest(self) -> int:
+        """The largest number `printed` gives: the viewer's on its last numbered line."""
+        return self.last + self.shift
 
 
 def _number(line: str) -> int | None:
@@ -63,4 +75,4 @@ def read_numbered(head: str, tail: str, lines: int) -> Numbered | None:
     start = last + 1 - numbered
     head_agrees = all(no > last or agrees(no, line) for no, line in enumerate(head_lines[at:], first))
     tail_agrees = all(no < first or agrees(no, line) for no, line in enumerate(tail_lines[:numbered], start))
-    return Numbered(first, shift) if first <= last and head_agrees and tail_agrees else None
+    return Numbered(first, last, shift) if first <= last and head_agrees and tail_agrees else None

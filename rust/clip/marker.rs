@@ -67,7 +67,7 @@ pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
         Tier::Full => {
             format!(
                 "[shapeclip: {} omitted from this {}output ({}, {}, ~{}). {}]",
-                place(span),
+                place(span, profile),
                 tool_words(profile),
                 plural(span.lines, "line", "lines"),
                 plural(span.chars, "char", "chars"),
@@ -76,14 +76,13 @@ pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
             )
         }
         Tier::Compact | Tier::Counted => format!(
-            "[shapeclip: {}{} of {} omitted, ~{}{}]",
+            "[shapeclip: {}{} omitted, ~{}{}]",
             if partial(span) {
                 format!("{} of ", plural(span.chars, "char", "chars"))
             } else {
                 String::new()
             },
-            line_range(span, true),
-            thousands(span.total_lines),
+            lines_of(span, profile),
             tokens(span.chars),
             if tier == Tier::Compact {
                 short_hint(span.first, span.last, profile)
@@ -93,7 +92,10 @@ pub fn render(tier: Tier, span: &Span, profile: &Profile) -> String {
         ),
         Tier::Terse => format!(
             "[{} omitted{}]",
-            line_range(span, false),
+            {
+                let (a, b, _) = said(span, profile);
+                line_range(a, b, false)
+            },
             if partial(span) { " in part" } else { "" }
         ),
         Tier::Bare => "\u{2026}".to_owned(),
@@ -105,25 +107,41 @@ fn partial(span: &Span) -> bool {
     span.first_shown > 0 || span.last_shown > 0
 }
 
-fn line_range(span: &Span, grouped: bool) -> String {
+/// The numbers a marker gives the span's first and last lines, and the output's line count
+/// where they are the output's own: a numbered read names them as its viewer numbered them,
+/// which are no lines of the output's count.
+fn said(span: &Span, profile: &Profile) -> (u64, u64, Option<u64>) {
+    match profile.printed_lines(span.first, span.last) {
+        Some((a, b)) => (a, b, None),
+        None => (span.first, span.last, Some(span.total_lines)),
+    }
+}
+
+fn line_range(first: u64, last: u64, grouped: bool) -> String {
     let n = |v: u64| if grouped { thousands(v) } else { v.to_string() };
-    if span.first == span.last {
-        format!("line {}", n(span.first))
+    if first == last {
+        format!("line {}", n(first))
     } else {
-        format!("lines {}-{}", n(span.first), n(span.last))
+        format!("lines {}-{}", n(first), n(last))
+    }
+}
+
+/// `lines A-B of N`, or a numbered read's `lines A-B`.
+fn lines_of(span: &Span, profile: &Profile) -> String {
+    let (a, b, total) = said(span, profile);
+    match total {
+        Some(total) => format!("{} of {}", line_range(a, b, true), thousands(total)),
+        None => line_range(a, b, true),
     }
 }
 
 /// Which lines, and which parts of the two lines the cut passes through.
-fn place(span: &Span) -> String {
-    let range = format!(
-        "{} of {}",
-        line_range(span, true),
-        thousands(span.total_lines)
-    );
+fn place(span: &Span, profile: &Profile) -> String {
+    let range = lines_of(span, profile);
+    let (first, last, _) = said(span, profile);
     let a = plural(span.first_shown, "char", "chars");
     let b = plural(span.last_shown, "char", "chars");
-    if span.first == span.last {
+    if first == last {
         return match (span.first_shown, span.last_shown) {
             (0, 0) => range,
             (_, 0) => format!("{range} after its first {a}"),
@@ -134,7 +152,7 @@ fn place(span: &Span) -> String {
             ),
         };
     }
-    let (f, l) = (thousands(span.first), thousands(span.last));
+    let (f, l) = (thousands(first), thousands(last));
     match (span.first_shown, span.last_shown) {
         (0, 0) => range,
         (_, 0) => format!("{range} (line {f} after its first {a})"),

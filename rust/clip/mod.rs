@@ -40,7 +40,9 @@ const MARKER_SEPARATORS: u64 = 2;
 #[must_use]
 pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) -> Plan {
     debug_assert!(totals.chars > budget);
-    let widest = Span::widest(totals.lines, totals.chars);
+    // Numbers as wide as any the marker may print, in the output's numbering or a viewer's;
+    // the output's wording, with its total, is the longer.
+    let widest = Span::widest(profile.widest_line(totals.lines), totals.chars);
     let worst = |tier| {
         markers::widest_len([widest], |span| marker::render(tier, span, profile))
             + MARKER_SEPARATORS

@@ -1,7 +1,7 @@
 //! What a clip promises: a head that starts the input, a tail that ends it, and one marker
 //! whose every number equals a count over the input between them.
 
-use super::numbers::{number, reads_again, token_count};
+use super::numbers::{names, number, printed_on, reads_again, token_count};
 use super::program::Settings;
 use crate::engine::Outcome;
 use crate::markers::{thousands, tokens_for_chars};
@@ -100,6 +100,22 @@ fn range_at(s: &str) -> (u64, u64, &str) {
     (number(a), number(b), after)
 }
 
+/// What follows the line range that opens `body`, past the output's total where the range is
+/// the output's: a numbered read's range is its viewer's numbers, with no total.
+fn past_range<'m>(text: &str, body: &'m str, cut: &Cut) -> &'m str {
+    let range = cut.range;
+    let (a, b, rest) = range_at(body);
+    let Some(rest) = rest.strip_prefix(" of ") else {
+        let viewer = printed_on(text, range.first, range.last);
+        assert_eq!(viewer, Some((a, b)), "no total in {body}");
+        return rest;
+    };
+    assert_eq!((a, b), (range.first, range.last), "{body}");
+    let total_end = rest.find(' ').unwrap_or(rest.len());
+    assert_eq!(number(&rest[..total_end]), cut.total_lines, "{body}");
+    &rest[total_end..]
+}
+
 fn check_marker(settings: &Settings, text: &str, marker: &str, cut: &Cut) {
     let range = cut.range;
     if marker == "\u{2026}" {
@@ -113,7 +129,8 @@ fn check_marker(settings: &Settings, text: &str, marker: &str, cut: &Cut) {
         } else {
             " omitted]"
         };
-        assert_eq!((a, b, rest), (range.first, range.last, ending), "{marker}");
+        assert!(names(text, range.first, range.last, (a, b)), "{marker}");
+        assert_eq!(rest, ending, "{marker}");
         assert!(!terse.contains(','), "terse numbers are plain: {marker}");
         return;
     }
@@ -133,15 +150,9 @@ fn check_marker(settings: &Settings, text: &str, marker: &str, cut: &Cut) {
         }
         _ => body,
     };
-    let (a, b, rest) = range_at(body);
-    assert_eq!((a, b), (range.first, range.last), "{marker}");
-    let rest = rest
-        .strip_prefix(" of ")
-        .unwrap_or_else(|| panic!("no total in {marker}"));
-    let total_end = rest.find(' ').unwrap_or(rest.len());
-    assert_eq!(number(&rest[..total_end]), cut.total_lines, "{marker}");
+    let rest = past_range(text, body, cut);
     let tokens = tokens_for_chars(cut.chars);
-    if let Some(compact) = rest[total_end..].strip_prefix(" omitted, ~") {
+    if let Some(compact) = rest.strip_prefix(" omitted, ~") {
         let (count, hint) = compact.split_once("; ").unwrap_or((compact, ""));
         assert_eq!(count, token_count(tokens), "{marker}");
         let (a, b) = (range.first, range.last);

@@ -1,7 +1,7 @@
 //! What a gapped plan (a read, a listing, a diff) promises: its kept text is exactly the input's lines
 //! outside the omitted ranges, whole and in order, and its markers name those ranges.
 
-use super::numbers::{number, reads_again};
+use super::numbers::{number, printed_on, reads_again};
 use super::program::Settings;
 use crate::diff::hunk_counts;
 use crate::engine::Outcome;
@@ -39,10 +39,7 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
     );
     let markers: Vec<&str> = texts(plan, false).collect();
     assert_eq!(markers.len(), plan.omitted.len(), "one marker per gap");
-    let (first, last) = (
-        plan.omitted[0].first,
-        plan.omitted[plan.omitted.len() - 1].last,
-    );
+    let first = plan.omitted[0].first;
     let lines_of = |range: LineRange| -> Vec<&str> {
         let from = usize::try_from(range.first - 1).unwrap_or(usize::MAX);
         text.split('\n')
@@ -58,9 +55,13 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
             _ if i == final_marker => continue,
             _ => marker.trim_end(),
         };
-        let bare = labelled_gap(*range, "");
-        let label = said
-            .strip_prefix(bare.trim_end_matches(']'))
+        // The output's numbers, or a numbered read's as its viewer printed them.
+        let viewer = printed_on(text, range.first, range.last)
+            .map(|(first, last)| labelled_gap(LineRange { first, last }, ""));
+        let label = [Some(labelled_gap(*range, "")), viewer]
+            .into_iter()
+            .flatten()
+            .find_map(|bare| said.strip_prefix(bare.trim_end_matches(']')))
             .and_then(|rest| rest.strip_suffix(']'))
             .unwrap_or_else(|| panic!("gap marker {said:?} for {range:?}"));
         assert!(
@@ -94,15 +95,39 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
         let digits = rest.split(' ').next().unwrap_or_default();
         assert!(reads_again(text, first, number(digits)), "{closing}");
     }
+    check_closing(text, plan, out.totals.lines, closing);
+}
+
+/// The closing marker names the range of every gap, or the last gap's, or counts them.
+fn check_closing(text: &str, plan: &Plan, total_lines: u64, closing: &str) {
+    let (first, last) = (
+        plan.omitted[0].first,
+        plan.omitted[plan.omitted.len() - 1].last,
+    );
     let lines: u64 = plan.omitted.iter().map(|r| r.len()).sum();
     let gap = plan.omitted[plan.omitted.len() - 1];
+    let viewer = |first, last, grouped: bool| {
+        printed_on(text, first, last).map_or_else(String::new, |(a, b)| {
+            if grouped {
+                format!("lines {}-{}", thousands(a), thousands(b))
+            } else {
+                format!("lines {a}-{b}")
+            }
+        })
+    };
+    let (all, last_gap) = (
+        viewer(first, last, true),
+        viewer(gap.first, gap.last, false),
+    );
     assert!(
         closing.contains(&format!("lines {}-{} ", thousands(first), thousands(last)))
             || closing.contains(&format!("lines {}-{} ", gap.first, gap.last))
+            || (!all.is_empty() && closing.contains(&format!("{all} omitted")))
+            || (!last_gap.is_empty() && closing.contains(&format!("[{last_gap} omitted]")))
             || closing.contains(&format!(
                 "{} of {} lines",
                 thousands(lines),
-                thousands(out.totals.lines)
+                thousands(total_lines)
             ))
             || closing.contains(&format!(
                 "[{} lines in {} gaps omitted]",

@@ -30,3 +30,21 @@ pub fn reads_again(text: &str, a: u64, offset: u64) -> bool {
     let below = lines[at..].iter().find_map(|line| viewer_number(line));
     offset == a || above == Some(offset) || below == Some(offset)
 }
+
+/// Whether a marker's `said` numbers name output lines `first..=last` of `text`: the output's
+/// own numbers, or those a viewer printed on the two lines, climbing by one between them (a
+/// numbered read's markers number its lines as its viewer did).
+pub fn names(text: &str, first: u64, last: u64, said: (u64, u64)) -> bool {
+    said == (first, last) || printed_on(text, first, last) == Some(said)
+}
+
+/// The numbers a viewer printed on lines `first` and `last` of `text`, where both carry one,
+/// as far apart as the lines are.
+pub fn printed_on(text: &str, first: u64, last: u64) -> Option<(u64, u64)> {
+    let line = |no: u64| {
+        text.split('\n')
+            .nth(usize::try_from(no.checked_sub(1)?).ok()?)
+    };
+    let (a, b) = (viewer_number(line(first)?)?, viewer_number(line(last)?)?);
+    (b.checked_sub(a) == Some(last - first)).then_some((a, b))
+}

@@ -76,15 +76,23 @@ impl Facts {
     /// of all the gaps, whose own markers say where each is, and name the range that holds them.
     #[must_use]
     pub fn closing(&self, tier: Tier, profile: &Profile) -> String {
-        let (a, b) = (thousands(self.first), thousands(self.last));
+        let printed = profile.printed_lines(self.first, self.last);
+        let (a, b) = printed.unwrap_or((self.first, self.last));
         let total = thousands(self.total_lines);
+        // A numbered read's numbers are its viewer's, which count no lines of the output.
+        let of_total = if printed.is_some() {
+            String::new()
+        } else {
+            format!(" of {total}")
+        };
+        let (a, b) = (thousands(a), thousands(b));
         let (n, gaps) = (thousands(self.lines), plural(self.gaps, "gap", "gaps"));
         let one = self.gaps == 1;
         match tier {
             Tier::Full => {
                 let tool = tool_words(profile);
                 let place = if one {
-                    format!("lines {a}-{b} of {total}")
+                    format!("lines {a}-{b}{of_total}")
                 } else {
                     format!("{n} of {total} lines in {gaps} between lines {a} and {b}")
                 };
@@ -104,7 +112,7 @@ impl Facts {
                 };
                 if one {
                     format!(
-                        "[shapeclip: lines {a}-{b} of {total} omitted, ~{}{back}]",
+                        "[shapeclip: lines {a}-{b}{of_total} omitted, ~{}{back}]",
                         tokens(self.chars)
                     )
                 } else {
@@ -114,9 +122,20 @@ impl Facts {
                     )
                 }
             }
-            Tier::Terse if one => format!("[lines {a}-{b} omitted]"),
+            Tier::Terse if one => labelled_gap(self.said(profile), ""),
             Tier::Terse => format!("[{n} lines in {gaps} omitted]"),
         }
+    }
+
+    /// The range that holds every gap, numbered as a marker names it ([`said`]).
+    fn said(&self, profile: &Profile) -> LineRange {
+        said(
+            LineRange {
+                first: self.first,
+                last: self.last,
+            },
+            profile,
+        )
     }
 
     /// The range that holds every gap, as the clip's hints take it.
@@ -143,4 +162,13 @@ pub fn labelled_gap(range: LineRange, label: &str) -> String {
     } else {
         format!("[lines {}-{} omitted{label}]", range.first, range.last)
     }
+}
+
+/// `range` of output lines numbered as a marker names it: a numbered read's lines as its viewer
+/// numbered them ([`Profile::printed_lines`]), any other as they are.
+#[must_use]
+pub fn said(range: LineRange, profile: &Profile) -> LineRange {
+    profile
+        .printed_lines(range.first, range.last)
+        .map_or(range, |(first, last)| LineRange { first, last })
 }

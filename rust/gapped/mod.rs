@@ -116,7 +116,7 @@ impl<'c> Frame<'c> {
     pub fn new(context: &'c Context<'c>, budget: u64, shape: Shape) -> Self {
         debug_assert!(shape.gapped(), "Shape::gapped must say {} is", shape.name());
         let totals = context.totals;
-        let widest = Facts::widest(totals.lines, totals.chars);
+        let widest = Facts::widest(context.profile.widest_line(totals.lines), totals.chars);
         let closing_len = |tier| widest.closing_len(tier, context.profile) + 1;
         let tier = TIERS
             .into_iter()
@@ -197,13 +197,15 @@ impl<'c> Frame<'c> {
             let Some(gap) = omitted.get(i) else { break };
             let last = i + 1 == omitted.len();
             let label = &labels[i];
+            let profile = self.context.profile;
+            let said = marker::said(*gap, profile);
             let mut text = if !last {
-                marker::labelled_gap(*gap, label)
+                marker::labelled_gap(said, label)
             } else if label.is_empty() {
-                facts.closing(self.tier, self.context.profile)
+                facts.closing(self.tier, profile)
             } else {
-                let closing = facts.closing(self.tier, self.context.profile);
-                format!("{}\n{closing}", marker::labelled_gap(*gap, label))
+                let closing = facts.closing(self.tier, profile);
+                format!("{}\n{closing}", marker::labelled_gap(said, label))
             };
             // The closing marker ends its line even when it ends the output (its length was
             // sized with the newline).
