@@ -11,6 +11,8 @@ in a few lines of plain Python. The planner is in the native core only, so these
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -533,3 +535,20 @@ def test_a_line_cut_short_counts_as_omitted_in_the_closing_marker() -> None:
     result = shapeclip.compress_detailed("error: x\n" + "b" * 20_000 + "\n", "bash", 400)
     assert result.shape == "log" and result.omitted_ranges == ((2, 2),)
     assert result.text.endswith("[shapeclip: 1 of 2 lines omitted; sed -n '2,2p' shows some]\n")
+
+
+def test_a_list_of_tests_named_after_errors_is_no_log(tmp_path: Path) -> None:
+    # `pytest --collect-only -q` lists node ids, many named after the failure they check; the
+    # log planner kept those as the log's "errors" and dropped the list's head and its count.
+    kinds = ["error", "fatal error", "panic", "exception raised", "segmentation fault", "ok"]
+    cases = "\n".join(
+        f"@pytest.mark.parametrize('kind', {kinds!r})\ndef test_{name}(kind):\n    assert kind\n"
+        for name in (f"{verb}_{i}" for verb in ("parse_reports", "retry_reports", "exit_code_of") for i in range(20))
+    )
+    (tmp_path / "test_cases.py").write_text(f"import pytest\n\n{cases}", encoding="utf-8")
+    run = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "test_cases.py"]
+    listed = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    assert "test_cases.py::test_parse_reports_0[fatal error]" in listed
+    result = shapeclip.compress_detailed(listed, "bash", 2000)
+    assert result.shape != "log", result.text
+    assert "360 tests collected" in result.text

@@ -140,7 +140,7 @@ impl Evidence {
             && [" ... ok", " ... OK", " ... passed"]
                 .iter()
                 .any(|s| t.ends_with(s));
-        self.pass || self.level || tap_ok || STARTS.starts(t) || ends_passed
+        self.pass || self.level || tap_ok || STARTS.starts(t) || ends_passed || names_a_test(t)
     }
 
     /// How test runners mark a failure without an error word: TAP's `not ok`, the crosses of
@@ -181,6 +181,35 @@ impl Evidence {
     }
 }
 
+/// Whether `t` only names a test, as a runner lists them: pytest's node id
+/// (`tests/test_io.py::test_bad_input[utf-8 error]`, what `--collect-only -q` prints) or
+/// libtest's `parse::error_spans: test` (`cargo test -- --list`). Tests are named after the
+/// failures they check, and a list of them reports none.
+fn names_a_test(t: &str) -> bool {
+    let word = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);
+    if let Some(name) = t
+        .strip_suffix(": test")
+        .or_else(|| t.strip_suffix(": benchmark"))
+    {
+        return word(name) && name.contains("::");
+    }
+    let Some((path, id)) = t.split_once("::") else {
+        return false;
+    };
+    let python = path
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("py"));
+    if !word(path) || !python {
+        return false;
+    }
+    // Parameters in brackets may hold spaces; the id ends with them, where `-v` goes on after
+    // them with what happened (`[a-1] FAILED [ 72%]`).
+    match id.split_once('[') {
+        Some((name, params)) => word(name) && params.ends_with(']') && !params.contains("] "),
+        None => word(id),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +223,9 @@ mod tests {
             "14:50:00.240 DEBUG proxied: Got an error",
             "ok 3 - handles a failure",
             "test_error (x.Y) ... ok",
+            "tests/test_log.py::test_bad_input[1-100% error lines]",
+            "tests/test_io.py::TestRead::test_read_error",
+            "parse::tests::reports_an_error: test",
         ];
         for t in passing {
             assert!(Evidence::of(t).passing(t), "{t}");
@@ -211,6 +243,17 @@ mod tests {
         for t in failing {
             let said = Evidence::of(t);
             assert!(!said.passing(t) && said.failure_form(t), "{t}");
+        }
+        // A test's name with what happened to it, or words that end like a listed test's.
+        for t in [
+            "FAILED tests/test_a.py::test_b - AssertionError: boom",
+            "tests/test_x.py::test_y FAILED                  [ 42%]",
+            "tests/test_x.py::test_y[command0] FAILED     [ 72%]",
+            "tests/test_x.py::test_z[a-1] ERROR [ 73%]",
+            "ERROR tests/test_x.py::test_z",
+            "error: test",
+        ] {
+            assert!(!Evidence::of(t).passing(t), "{t}");
         }
         for t in [
             "sh: 1: jest: not found",
