@@ -71,6 +71,7 @@ mod engine;
 mod error;
 #[cfg(any(test, feature = "fault-injection"))]
 mod fault;
+mod frames;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod gapped;

@@ -30,11 +30,13 @@ pub enum Shape {
     Json,
     /// A search's output that is no map of files: its definitions, first and last lines.
     Matches,
+    /// A shell's output as a terminal leaves it: each line redrawn by progress its last frame.
+    Frames,
 }
 
 impl Shape {
     /// Every shape: Python reads their names from here (`shapeclip._core.SHAPES`).
-    pub const ALL: [Shape; 10] = [
+    pub const ALL: [Shape; 11] = [
         Shape::Passthrough,
         Shape::Clip,
         Shape::Search,
@@ -45,6 +47,7 @@ impl Shape {
         Shape::Table,
         Shape::Json,
         Shape::Matches,
+        Shape::Frames,
     ];
 
     /// Whether this shape's plans are made by `gapped::Frame`: whole lines of the input
@@ -72,6 +75,7 @@ impl Shape {
             Shape::Table => "table",
             Shape::Json => "json",
             Shape::Matches => "matches",
+            Shape::Frames => "frames",
         }
     }
 }

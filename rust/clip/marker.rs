@@ -24,6 +24,20 @@ pub struct Span {
 }
 
 impl Span {
+    /// Whole lines `first..=last` of `total_lines`, holding `chars` omitted characters.
+    #[must_use]
+    pub fn lines(first: u64, last: u64, total_lines: u64, chars: u64) -> Self {
+        Span {
+            first,
+            last,
+            total_lines,
+            first_shown: 0,
+            last_shown: 0,
+            chars,
+            lines: last - first + 1,
+        }
+    }
+
     /// A span whose every number is at least as long, printed, as any real span's of an input
     /// with these totals, so its marker's length bounds theirs.
     #[must_use]

@@ -10,6 +10,7 @@ use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::diff::DiffPlanner;
+use crate::frames::FramesPlanner;
 use crate::json::JsonPlanner;
 use crate::listing::ListingPlanner;
 use crate::log::LogPlanner;
@@ -28,7 +29,9 @@ pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Hel
     let mut list = Vec::new();
     #[cfg(feature = "fault-injection")]
     register::<crate::fault::Fault>(&mut list, budget, kind);
-    // Search output is recognised by content, whatever the tool, and goes first.
+    // A shell's output that fits as a terminal leaves it is shown so, whatever its shape.
+    register::<FramesPlanner>(&mut list, budget, kind);
+    // Search output is recognised by content, whatever the tool, and goes first among shapes.
     register::<SearchPlanner>(&mut list, budget, kind);
     // JSON is recognised by scanning whole, whatever the tool.
     register::<JsonPlanner>(&mut list, budget, kind);

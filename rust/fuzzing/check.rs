@@ -11,7 +11,7 @@ use std::sync::Once;
 
 use super::gapped_check;
 use super::program::Settings;
-use super::{clip_check, json_check, log_check, run, table_check};
+use super::{clip_check, frames_check, json_check, log_check, run, table_check};
 use crate::engine::Outcome;
 use crate::plan::Shape;
 use crate::sink::Totals;
@@ -133,6 +133,7 @@ fn outcome(settings: &Settings, text: &str, out: &Outcome) {
         Shape::Log => log_check::check(settings, text, out),
         Shape::Table => table_check::check(settings, text, out),
         Shape::Json => json_check::check(settings, text, out),
+        Shape::Frames => frames_check::check(settings, text, out),
         // Only a generated flood has a truth to check a search plan against.
         Shape::Search => {}
         // A shape whose plans are gapped needs no arm of its own; any other needs one here.

@@ -17,6 +17,7 @@
 mod check;
 mod clip_check;
 pub(crate) mod flood;
+mod frames_check;
 mod gapped_check;
 mod gapped_inputs;
 mod json_check;

@@ -140,15 +140,7 @@ impl Facts {
 
     /// The range that holds every gap, as the clip's hints take it.
     fn span(&self) -> Span {
-        Span {
-            first: self.first,
-            last: self.last,
-            total_lines: self.total_lines,
-            first_shown: 0,
-            last_shown: 0,
-            chars: self.chars,
-            lines: self.last - self.first + 1,
-        }
+        Span::lines(self.first, self.last, self.total_lines, self.chars)
     }
 }
 

@@ -1,14 +1,14 @@
-"""Makes the golden files of the read, listing, diff and matches planners from real outputs of real
-programs.
+"""Makes the golden files of the read, listing, diff, matches and frames planners from real outputs
+of real programs.
 
 `python tests/golden/make_shape_goldens.py` runs each case's command (`cat -n` and `nl -ba` of
 CPython standard library modules, `find`, `ls -R` and a `grep -c` count per file of its
 packages, `grep -r` without line numbers and `grep -A` over one module, `git show`, `git log
 -p` and `git log --stat` of this repository's own history, `git status` of a scratch repository
-of some of its packages), writes its output to `tests/golden/shapes/<name>.txt`, and then the
-expected compressions. The inputs are committed, so the tests need neither the programs nor
-the library. `--refresh` only rewrites the expected files from the committed inputs, after an
-intended change of a planner's output.
+of some of its packages, a training loop's tqdm bars), writes its output to
+`tests/golden/shapes/<name>.txt`, and then the expected compressions. The inputs are
+committed, so the tests need neither the programs nor the library. `--refresh` only rewrites
+the expected files from the committed inputs, after an intended change of a planner's output.
 
 Expected files are `<name>.<budget>.expected`, compressed as the output of the case's tool.
 """
@@ -16,6 +16,7 @@ Expected files are `<name>.<budget>.expected`, compressed as the output of the c
 from __future__ import annotations
 
 import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 from typing import NamedTuple
@@ -57,6 +58,21 @@ WINDOW_AT_THE_END = [
     'n=$(wc -l < argparse.py); echo "[File: argparse.py ($n lines total)]"; '
     'echo "($((n - 100)) more lines above)"; grep -n "" argparse.py | tail -n 100',
 ]
+
+#: Three epochs of 1,500 steps under tqdm's bar (every step drawn), each followed by a line of
+#: its own, as a script an agent runs to train a model prints them.
+TRAINING = """
+import sys
+from tqdm import tqdm
+
+print("loading 4,500 samples from data/train.jsonl", flush=True)
+for epoch in range(3):
+    loss = 0.0
+    for step in tqdm(range(1500), desc=f"epoch {epoch}", file=sys.stdout, mininterval=0, miniters=1):
+        loss = 2.0 / (1 + epoch + step / 1500)
+    print(f"epoch {epoch}: train_loss={loss:.4f} val_loss={loss * 1.1:.4f}", flush=True)
+print("saved checkpoint to out/model.pt", flush=True)
+"""
 
 #: name (says what the output shows) -> case.
 CASES = {
@@ -132,6 +148,9 @@ CASES = {
     ),
     # A commit log without patches: the 25 commits up to the diff planner's, with their files.
     "git_log_stat_to_diff_planner_repo": Case("bash", "diff", ["git", "log", "--stat", "-n", "25", "9119d21"], "repo"),
+    # A training loop as a script prints it: tqdm redraws a bar per epoch with carriage
+    # returns, every step, and the script prints a line after each epoch.
+    "tqdm_three_epochs_repo": Case("bash", "frames", [sys.executable, "-c", TRAINING], "repo"),
 }
 
 

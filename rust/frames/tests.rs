@@ -1,0 +1,148 @@
+use std::fmt::Write;
+
+use crate::engine::Engine;
+use crate::plan::{LineRange, Plan, Shape};
+use crate::planner::Budget;
+use crate::profile::Profile;
+use crate::text::char_count;
+
+fn plan_of(kind: &str, chunks: &[&str], budget: u64) -> Plan {
+    let profile = Profile::new(kind, Some("bash"), 3000, 6000).unwrap();
+    let mut engine = Engine::new(Budget::new(budget, 0).unwrap(), profile);
+    for chunk in chunks {
+        engine.feed_str(chunk);
+    }
+    engine.finish().plan
+}
+
+/// A training script's output: a tqdm bar of 500 frames an epoch, and a line after each.
+fn training() -> String {
+    let mut text = String::from("Loading config from config.yaml\nUsing device: cuda\n");
+    for epoch in 0..3 {
+        for i in 0..=500 {
+            let bar = "\u{2588}".repeat(i / 50) + &" ".repeat(10 - i / 50);
+            write!(text, "\rEpoch {epoch}: {:3}%|{bar}| {i}/500", i / 5).unwrap();
+        }
+        writeln!(text).unwrap();
+        writeln!(text, "Epoch {epoch} done: val_loss=1.{epoch}00").unwrap();
+    }
+    text.push_str("Saved checkpoint to out/model.pt\n");
+    text
+}
+
+#[test]
+fn redrawn_lines_show_their_last_frame_and_the_marker_counts_the_rest() {
+    let text = training();
+    let plan = plan_of("shell", &[&text], 2000);
+    assert_eq!(plan.shape, Shape::Frames);
+    let out = plan.render();
+    for epoch in 0..3 {
+        let last = format!("Epoch {epoch}: 100%|{}| 500/500\n", "\u{2588}".repeat(10));
+        assert!(out.contains(&last), "{out}");
+        assert!(out.contains(&format!("Epoch {epoch} done")), "{out}");
+    }
+    assert!(out.starts_with("Loading config from config.yaml\nUsing device: cuda\nEpoch 0: 100%"));
+    // 500 frames drawn over in each of lines 3, 5 and 7; every character shown or counted.
+    assert!(
+        out.contains("1,500 progress frames drawn over in 3 lines between lines 3 and 7 of 9"),
+        "{out}"
+    );
+    let shown: u64 = plan
+        .pieces
+        .iter()
+        .map(|p| char_count(p.text()))
+        .sum::<u64>()
+        - char_count(plan.pieces.last().unwrap().text());
+    assert_eq!(shown + plan.omitted_chars, char_count(&text));
+    assert_eq!(
+        plan.omitted,
+        [3, 5, 7].map(|no| LineRange {
+            first: no,
+            last: no
+        })
+    );
+}
+
+#[test]
+fn a_stream_cut_anywhere_plans_as_one_call_does() {
+    let text = training();
+    let whole = plan_of("shell", &[&text], 2000);
+    // Cuts between a frame's carriage return and its text, and inside a run of them.
+    let mut text = text.replacen('\r', "\r\r", 3);
+    text.push_str("done\r\r\n");
+    let whole_doubled = plan_of("shell", &[&text], 2000);
+    assert_eq!(whole_doubled.shape, Shape::Frames);
+    for size in [1, 2, 3, 7, 64, 1000] {
+        let cuts: Vec<usize> = text.char_indices().map(|(i, _)| i).step_by(size).collect();
+        let chunks: Vec<&str> = cuts
+            .iter()
+            .zip(cuts.iter().skip(1).chain([&text.len()]))
+            .map(|(&a, &b)| &text[a..b])
+            .collect();
+        assert_eq!(chunks.concat(), text);
+        assert_eq!(plan_of("shell", &chunks, 2000), whole_doubled, "{size}");
+    }
+    assert_eq!(whole.shape, Shape::Frames);
+}
+
+#[test]
+fn line_ends_of_carriage_returns_are_no_frames() {
+    // CRLF line ends, and a line that ends in a carriage return before its '\n'.
+    let mut text = String::new();
+    for i in 0..200 {
+        write!(text, "step {i}: 100% done\r\n").unwrap();
+    }
+    let plan = plan_of("shell", &[&text], 2000);
+    assert_ne!(plan.shape, Shape::Frames);
+}
+
+#[test]
+fn frames_of_no_progress_are_left_to_the_other_planners() {
+    // A file with carriage returns alone for line ends, printed by a shell.
+    let mut text = String::new();
+    for i in 0..300 {
+        write!(text, "row {i},value {i},ok\r").unwrap();
+    }
+    assert_ne!(plan_of("shell", &[&text], 2000).shape, Shape::Frames);
+}
+
+#[test]
+fn what_does_not_fit_as_a_terminal_leaves_it_is_left_to_the_other_planners() {
+    let mut text = training();
+    for i in 0..200 {
+        writeln!(
+            text,
+            "checkpoint shard {i} written to out/shards/{i:04}.bin"
+        )
+        .unwrap();
+    }
+    let plan = plan_of("shell", &[&text], 2000);
+    assert_ne!(plan.shape, Shape::Frames);
+    assert!(char_count(&plan.render()) <= 2000);
+}
+
+#[test]
+fn only_a_shells_output() {
+    for kind in ["file_read", "search", "web", "shell_read"] {
+        assert_ne!(
+            plan_of(kind, &[&training()], 2000).shape,
+            Shape::Frames,
+            "{kind}"
+        );
+    }
+}
+
+#[test]
+fn the_marker_shortens_to_fit_and_the_plan_stays_within_budget() {
+    let text = training();
+    let mut last = None;
+    for budget in (100..2000).step_by(3) {
+        let plan = plan_of("shell", &[&text], budget);
+        let out = plan.render();
+        assert!(char_count(&out) <= budget, "{budget}: {out}");
+        if plan.shape == Shape::Frames {
+            last = Some(budget);
+        }
+    }
+    assert!(last.is_some());
+}
