@@ -206,16 +206,16 @@ impl Planner for FramesPlanner {
             frames: self.frames,
             chars: self.drawn_chars,
         };
-        let room = self.room.checked_sub(self.shown_chars)?;
-        let mut text = facts.fitting(room.checked_sub(1)?, context.profile)?;
         // The marker starts a line of its own and ends it.
-        if !self.shown.is_empty() && !self.shown.ends_with('\n') {
+        let opens = !self.shown.is_empty() && !self.shown.ends_with('\n');
+        let room = self
+            .room
+            .checked_sub(self.shown_chars + 1 + u64::from(opens))?;
+        let mut text = facts.fitting(room, context.profile)?;
+        if opens {
             text.insert(0, '\n');
         }
         text.push('\n');
-        if self.shown_chars + char_count(&text) > self.room {
-            return None;
-        }
         let mut pieces = Vec::with_capacity(2);
         if !self.shown.is_empty() {
             pieces.push(Piece::Kept(self.shown));
