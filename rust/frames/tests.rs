@@ -146,3 +146,26 @@ fn the_marker_shortens_to_fit_and_the_plan_stays_within_budget() {
     }
     assert!(last.is_some());
 }
+
+#[test]
+fn an_output_that_fits_with_its_shortest_marker_is_planned_so() {
+    // The last line is a bar with no newline after it: the marker takes one before it.
+    let mut text = training();
+    text.push_str("\rupload:  10%\rupload: 100%");
+    let shown: u64 = text
+        .split('\n')
+        .map(|line| char_count(line.rsplit('\r').next().unwrap_or(line)) + 1)
+        .sum::<u64>()
+        - 1;
+    let terse = char_count("[1,501 progress frames in lines 3-10 omitted]");
+    for budget in shown..shown + 400 {
+        let plan = plan_of("shell", &[&text], budget);
+        let fits = shown + 2 + terse <= budget;
+        assert_eq!(
+            plan.shape == Shape::Frames,
+            fits,
+            "{budget}: {}",
+            plan.render()
+        );
+    }
+}
