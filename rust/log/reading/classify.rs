@@ -300,10 +300,26 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
     if framed_start.starts_with("E  ") || said.failure_form(t) {
         return Class::Error;
     }
+    if quotes_code(t) {
+        return Class::Other;
+    }
     match first_signal_from(body, quiet.saturating_sub(framed)) {
         Class::Other if said.failure_phrase() => Class::Error,
         Class::Error if trace::located_note(t) => Class::Other,
         class => class,
+    }
+}
+
+/// Whether `t` (trimmed) is a line of a code frame, a source line quoted under its number in a
+/// gutter (`1066 |     raise _InvalidEwError(`, Jest's `> 12 | expect(x)`), as rustc, ruff,
+/// clang and Babel print them under a diagnostic: its words are the code's, not an event's.
+fn quotes_code(t: &str) -> bool {
+    let t = t.strip_prefix("> ").unwrap_or(t);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    // After the gutter's bar: the code's indent, or the bar of a span across lines (`/`, `|`).
+    match t[digits..].strip_prefix(" |") {
+        Some(code) if digits > 0 => code.is_empty() || code.starts_with([' ', '/', '\\', '|']),
+        _ => false,
     }
 }
 
@@ -360,6 +376,27 @@ mod tests {
             "TERROR and FAILSAFE are other words",
         ] {
             assert_eq!(c(line), Class::Other, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_line_of_a_code_frame_quotes_code() {
+        for line in [
+            "140 | |         panic!(\"Out of memory\");",
+            "1066 | /         raise _InvalidEwError(",
+            "  12 |     return Err(Error::new(\"bad\"));",
+            "> 12 |   throw new Error('x')",
+            "\u{1b}[34m140 |\u{1b}[0m panic!(\"x\")",
+        ] {
+            assert_eq!(c(line), Class::Other, "{line}");
+        }
+        // The diagnostic above a frame, and lines that only look like a gutter, still count.
+        for line in [
+            "error[E0407]: method `oom` is not a member of trait `Alloc`",
+            "12 |error: no space",
+            "12| error: x",
+        ] {
+            assert_eq!(c(line), Class::Error, "{line}");
         }
     }
 
