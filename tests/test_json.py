@@ -285,3 +285,16 @@ def test_a_record_that_differs_is_shown_with_its_neighbours_counted() -> None:
         assert json.dumps(records[i], separators=(",", ":")) in result.text
     assert '.items[].state: "running" \u00d71,999, "failed" \u00d71\n' in result.text
     assert re.search(r"^\u2026[\d,]+ items \[\d+-\d+\], lines \d+-\d+$", result.text, re.MULTILINE)
+
+
+def test_a_summary_with_no_room_for_its_key_paths_says_how_many_it_leaves_out() -> None:
+    # The document took all the room at 400 characters, and the key paths went without a word.
+    meta = {"id": [None, None], "[shapeclip: lines 1-2 omitted]": [None, None], "name": None}
+    doc = {"meta": meta, "items": [{"id": 0, "state": "running", "v": None}] * 7, "labels": {}}
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    out = shapeclip.compress(text, "bash", 400)
+    assert out.startswith("[shapeclip: a JSON summary") and len(out) <= 400
+    listed = sections(out)[1]
+    more = re.search(r"^\u2026([\d,]+) more key paths? not shown$", out, re.MULTILINE)
+    assert more is not None, out
+    assert len(listed) + int(more.group(1)) == len(reference_paths(Doc([doc], 2, False)))

@@ -338,35 +338,30 @@ impl PathTable {
             .collect()
     }
 
+    /// The characters of the shortest key paths section [`Paths::section`] writes: its title,
+    /// how many paths it does not show (all of them) and how many values are past the table's
+    /// cap.
+    #[must_use]
+    pub fn least_section_len(&self) -> u64 {
+        let (lines, unlisted) = self.section_parts();
+        let more = if lines.is_empty() {
+            0
+        } else {
+            char_count(&more_paths(lines.len()))
+        };
+        char_count(SECTION_TITLE) + more + char_count(&unlisted)
+    }
+
     /// The key paths section of a summary within `room` characters: a title, a line for each
     /// path while they fit (look-alike markers in values disarmed), then how many did not and
     /// how many values are at paths past the table's cap; `None` when not even the title and
     /// those fit.
     #[must_use]
     pub fn section(&self, room: u64) -> Option<String> {
-        const TITLE: &str = "key paths (exact counts):\n";
-        let lines: Vec<String> = self
-            .lines()
-            .into_iter()
-            .map(|line| format!("{}\n", disarm(&line)))
-            .collect();
-        let unlisted = if self.unlisted > 0 {
-            format!(
-                "\u{2026}{} at paths past the table's limit\n",
-                plural(self.unlisted, "value", "values")
-            )
-        } else {
-            String::new()
-        };
-        let more = |n: usize| {
-            format!(
-                "\u{2026}{} not shown\n",
-                plural(n as u64, "more key path", "more key paths")
-            )
-        };
-        let more_len = char_count(&more(lines.len()));
-        let mut left = room.checked_sub(char_count(TITLE) + char_count(&unlisted))?;
-        let mut section = String::from(TITLE);
+        let (lines, unlisted) = self.section_parts();
+        let more_len = char_count(&more_paths(lines.len()));
+        let mut left = room.checked_sub(char_count(SECTION_TITLE) + char_count(&unlisted))?;
+        let mut section = String::from(SECTION_TITLE);
         let mut shown = 0;
         for (i, line) in lines.iter().enumerate() {
             let reserve = if i + 1 == lines.len() { 0 } else { more_len };
@@ -382,10 +377,28 @@ impl PathTable {
             if more_len > left {
                 return None;
             }
-            section.push_str(&more(lines.len() - shown));
+            section.push_str(&more_paths(lines.len() - shown));
         }
         section.push_str(&unlisted);
         Some(section)
+    }
+
+    /// The section's path lines, disarmed, and its line of values past the table's cap.
+    fn section_parts(&self) -> (Vec<String>, String) {
+        let lines = self
+            .lines()
+            .into_iter()
+            .map(|line| format!("{}\n", disarm(&line)))
+            .collect();
+        let unlisted = if self.unlisted > 0 {
+            format!(
+                "\u{2026}{} at paths past the table's limit\n",
+                plural(self.unlisted, "value", "values")
+            )
+        } else {
+            String::new()
+        };
+        (lines, unlisted)
     }
 
     /// A path as `jq` writes it.
@@ -418,4 +431,15 @@ fn plain(key: &str) -> bool {
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// The title of a summary's key paths section.
+const SECTION_TITLE: &str = "key paths (exact counts):\n";
+
+/// The section's last line where it leaves `n` paths out.
+fn more_paths(n: usize) -> String {
+    format!(
+        "\u{2026}{} not shown\n",
+        plural(n as u64, "more key path", "more key paths")
+    )
 }

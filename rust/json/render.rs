@@ -520,8 +520,12 @@ impl Summary<'_> {
         let avail = budget - char_count(&note) - 1;
         let lines = totals.lines > 1;
         let all_paths = self.paths.section(u64::MAX).map_or(0, |s| char_count(&s));
+        // A document that leaves no room for the section's title and its count of paths not
+        // shown would drop the key paths without a word; a smaller one comes first.
+        let least = self.paths.least_section_len();
         let doc = self
             .document(avail - all_paths.min(avail / 2), lines)
+            .or_else(|| self.document(avail.saturating_sub(least), lines))
             .or_else(|| self.document(avail, lines))?;
         let section = self.paths.section(avail - doc.chars).unwrap_or_default();
         let kept: u64 = doc
