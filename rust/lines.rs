@@ -157,6 +157,19 @@ impl<'a> Block<'a> {
         }
     }
 
+    /// The block's lines from byte `at`, the start of one of them (or the text's end): the
+    /// lines before it are not walked, their number is found from the newlines after `at`.
+    #[must_use]
+    pub fn lines_from(&self, at: usize) -> Lines<'a> {
+        let after = memchr::memchr_iter(b'\n', &self.text.as_bytes()[at..]).count() as u64;
+        Lines {
+            at,
+            no: self.first_line + self.newlines - after,
+            continues: self.continues_line && at == 0,
+            ..self.lines()
+        }
+    }
+
     /// The rest of a line begun in an earlier block (when the block continues one), and the
     /// lines that start in the block: what a block-wide scan reads, with the number of its
     /// first line.
@@ -308,6 +321,30 @@ mod tests {
             let text = random_text(&mut rng);
             let cuts = random_cuts(&mut rng, &text);
             check_lines(&text, &blocks_of(&text, &cuts));
+        }
+    }
+
+    #[test]
+    fn lines_from_a_line_start_are_the_walk_past_the_lines_before() {
+        let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
+        for _ in 0..5_000 {
+            let text = random_text(&mut rng);
+            let cuts = random_cuts(&mut rng, &text);
+            for block in blocks_of(&text, &cuts) {
+                let walked: Vec<Line<'_>> = block.lines().collect();
+                for (i, line) in walked.iter().enumerate() {
+                    let from: Vec<(u64, &str, bool, bool, bool)> = block
+                        .lines_from(line.start)
+                        .map(|l| (l.no, l.text, l.terminated, l.continued, l.open))
+                        .collect();
+                    let rest: Vec<(u64, &str, bool, bool, bool)> = walked[i..]
+                        .iter()
+                        .map(|l| (l.no, l.text, l.terminated, l.continued, l.open))
+                        .collect();
+                    assert_eq!(from, rest, "{text:?} {cuts:?}");
+                }
+                assert_eq!(block.lines_from(block.text.len()).count(), 0);
+            }
         }
     }
 
