@@ -54,23 +54,47 @@ def last_frames(text: str) -> tuple[str, int, int]:
     return "\n".join(shown), frames, redrawn
 
 
+def terminal_lines(text: str) -> list[str]:
+    """Each line of `text` as a terminal leaves it, with its newline."""
+    lines = [f"{line}\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return [line.rstrip("\r\n").rsplit("\r", 1)[-1] + line[len(line.rstrip("\r\n")) :] for line in lines if line]
+
+
 @given(text=outputs(), budget=st.integers(100, 3000))
 def test_each_line_shows_its_last_frame_and_the_marker_counts_the_rest(text: str, budget: int) -> None:
     result = shapeclip.compress_detailed(text, "bash", budget)
     assert len(result.text) <= budget
     shown, frames, redrawn = last_frames(text)
+    lines = terminal_lines(text)
+    assert "".join(lines) == shown
     if result.shape != "frames":
-        # Declined only where nothing was redrawn, or where it does not fit as a terminal leaves
-        # it with the shortest marker (`[N progress frames in lines A-B omitted]`, and a '\n').
-        assert frames == 0 or len(text) <= budget or len(shown) + 60 > budget
+        # Declined only where nothing was redrawn, where the shortest marker of the output's
+        # ends takes more than half the budget, or where its ends would leave out no line.
+        terse = f"[lines {len(lines)}-{len(lines) + 1} and progress frames omitted]"
+        assert frames == 0 or len(text) <= budget or len(terse) + 1 > budget // 2 or len(shown) <= budget
         return
     body, marker = result.text[:-1].rsplit("\n", 1) if "\n" in result.text[:-1] else ("", result.text[:-1])
-    assert body == shown.removesuffix("\n")
-    assert f"{frames:,} progress frame" in marker
-    assert result.omitted_chars == len(text) - len(shown)
-    assert len(result.omitted_ranges) <= redrawn
+    if body == shown.removesuffix("\n"):
+        assert f"{frames:,} progress frame" in marker
+        # The whole output as a terminal leaves it, then the marker.
+        assert result.omitted_chars == len(text) - len(shown)
+        assert len(result.omitted_ranges) <= redrawn
+        if marker.startswith("[shapeclip: "):
+            assert re.search(rf"\b{result.omitted_chars:,} chars?\b", marker), marker
+        return
+    out = result.text.split("\n")
+    at = next(i for i, line in enumerate(out) if line.startswith("[") and "progress frames" in line)
+    head, marker, tail = "".join(f"{line}\n" for line in out[:at]), out[at], "\n".join(out[at + 1 :])
+    assert result.omitted_chars == len(text) - len(head) - len(tail)
     if marker.startswith("[shapeclip: "):
         assert re.search(rf"\b{result.omitted_chars:,} chars?\b", marker), marker
+    # Its ends: the first and the last lines as a terminal leaves them, around the lines named.
+    first, last = head.count("\n") + 1, len(lines) - len(terminal_lines(tail))
+    assert first <= last
+    assert head == "".join(lines[: first - 1])
+    assert tail == "".join(lines[last:])
+    assert (f"lines {first:,}-{last:,}" if first < last else f"line {first:,}") in marker
 
 
 @given(text=outputs(), budget=st.integers(100, 3000))

@@ -10,7 +10,7 @@ use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::diff::DiffPlanner;
-use crate::frames::FramesPlanner;
+use crate::frames::{FramesClipPlanner, FramesPlanner};
 use crate::json::JsonPlanner;
 use crate::listing::ListingPlanner;
 use crate::log::LogPlanner;
@@ -51,6 +51,8 @@ pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Hel
     register::<ReadPlanner>(&mut list, budget, kind);
     // Only searches: what the search planner could not map keeps its definitions first.
     register::<MatchesPlanner>(&mut list, budget, kind);
+    // A shell's redrawn progress that no planner above planned: the ends as a terminal leaves them.
+    register::<FramesClipPlanner>(&mut list, budget, kind);
     list.into_iter().map(Some).collect()
 }
 

@@ -1,5 +1,5 @@
-//! The closing marker of a plan of redrawn lines: how many frames were drawn over, in which
-//! lines, their characters, and the way back to them.
+//! The markers of plans of redrawn lines: how many frames were drawn over, in which lines, the
+//! lines a plan of the output's ends left out, their characters, and the way back to them.
 
 use crate::clip::marker::{Span, hint, short_hint, tool_words};
 use crate::markers::{plural, thousands, tokens};
@@ -76,15 +76,82 @@ impl Facts {
     }
 
     fn range(&self) -> String {
-        if self.first == self.last {
-            format!("line {}", self.first)
-        } else {
-            format!("lines {}-{}", self.first, self.last)
-        }
+        range(self.first, self.last)
     }
 
     /// The lines that hold every frame, as the clip's hints take them.
     fn span(&self) -> Span {
         Span::lines(self.first, self.last, self.total_lines, self.chars)
+    }
+}
+
+/// What a plan of the ends of an output left out: lines `first..=last` of `total_lines`
+/// wholly, and the frames drawn over in the lines it shows, `chars` characters in all.
+#[derive(Debug, Clone, Copy)]
+pub struct Cut {
+    pub first: u64,
+    pub last: u64,
+    pub total_lines: u64,
+    pub chars: u64,
+}
+
+impl Cut {
+    /// A cut whose every number is at least as long, printed, as any real cut's of an output
+    /// of `total_lines` and `total_chars`.
+    pub fn widest(total_lines: u64, total_chars: u64) -> Self {
+        Cut {
+            first: total_lines,
+            last: total_lines.saturating_add(1),
+            total_lines,
+            chars: total_chars,
+        }
+    }
+
+    /// The marker's wordings, longest first, each on one line without its `'\n'`.
+    pub fn wordings(&self, profile: &Profile) -> [String; 3] {
+        [self.full(profile), self.compact(profile), self.terse()]
+    }
+
+    fn full(&self, profile: &Profile) -> String {
+        format!(
+            "[shapeclip: {} of {} omitted from this {}output, and the progress frames drawn \
+             over in the lines shown, which show their last: {} (~{}) in all. {}]",
+            self.range(),
+            thousands(self.total_lines),
+            tool_words(profile),
+            plural(self.chars, "char", "chars"),
+            tokens(self.chars),
+            hint(
+                &Span::lines(self.first, self.last, self.total_lines, self.chars),
+                profile
+            ),
+        )
+    }
+
+    fn compact(&self, profile: &Profile) -> String {
+        format!(
+            "[shapeclip: {} and progress frames omitted, {}, ~{}{}]",
+            self.range(),
+            plural(self.chars, "char", "chars"),
+            tokens(self.chars),
+            short_hint(self.first, self.last, profile),
+        )
+    }
+
+    fn terse(&self) -> String {
+        format!("[{} and progress frames omitted]", self.range())
+    }
+
+    fn range(&self) -> String {
+        range(self.first, self.last)
+    }
+}
+
+/// `line N` or `lines A-B`.
+fn range(first: u64, last: u64) -> String {
+    if first == last {
+        format!("line {}", thousands(first))
+    } else {
+        format!("lines {}-{}", thousands(first), thousands(last))
     }
 }

@@ -1,7 +1,7 @@
 use std::fmt::Write;
 
 use crate::engine::Engine;
-use crate::plan::{LineRange, Plan, Shape};
+use crate::plan::{LineRange, Piece, Plan, Shape};
 use crate::planner::Budget;
 use crate::profile::Profile;
 use crate::text::char_count;
@@ -13,6 +13,15 @@ fn plan_of(kind: &str, chunks: &[&str], budget: u64) -> Plan {
         engine.feed_str(chunk);
     }
     engine.finish().plan
+}
+
+/// `text` cut every `size` characters.
+fn chunks_of(text: &str, size: usize) -> Vec<&str> {
+    let cuts: Vec<usize> = text.char_indices().map(|(i, _)| i).step_by(size).collect();
+    cuts.iter()
+        .zip(cuts.iter().skip(1).chain([&text.len()]))
+        .map(|(&a, &b)| &text[a..b])
+        .collect()
 }
 
 /// A training script's output: a tqdm bar of 500 frames an epoch, and a line after each.
@@ -73,12 +82,7 @@ fn a_stream_cut_anywhere_plans_as_one_call_does() {
     let whole_doubled = plan_of("shell", &[&text], 2000);
     assert_eq!(whole_doubled.shape, Shape::Frames);
     for size in [1, 2, 3, 7, 64, 1000] {
-        let cuts: Vec<usize> = text.char_indices().map(|(i, _)| i).step_by(size).collect();
-        let chunks: Vec<&str> = cuts
-            .iter()
-            .zip(cuts.iter().skip(1).chain([&text.len()]))
-            .map(|(&a, &b)| &text[a..b])
-            .collect();
+        let chunks = chunks_of(&text, size);
         assert_eq!(chunks.concat(), text);
         assert_eq!(plan_of("shell", &chunks, 2000), whole_doubled, "{size}");
     }
@@ -106,8 +110,30 @@ fn frames_of_no_progress_are_left_to_the_other_planners() {
     assert_ne!(plan_of("shell", &[&text], 2000).shape, Shape::Frames);
 }
 
-#[test]
-fn what_does_not_fit_as_a_terminal_leaves_it_is_left_to_the_other_planners() {
+/// `text` as a terminal leaves it, worked out naively: each line's text after its last
+/// carriage return that more of the line follows.
+fn terminal_view(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let body = line.trim_end_matches(['\n', '\r']);
+            body.rfind('\r').map_or(line, |cr| &line[cr + 1..])
+        })
+        .collect()
+}
+
+/// Whether `plan` shows the whole of `text` as a terminal leaves it.
+fn shows_whole(plan: &Plan, text: &str) -> bool {
+    let view = terminal_view(text);
+    match plan.pieces.as_slice() {
+        [Piece::Kept(kept), Piece::Marker(_)] => *kept == view,
+        [Piece::Marker(_)] => view.is_empty(),
+        _ => false,
+    }
+}
+
+/// A training log too long to show whole as a terminal leaves it: [`training`], then 200
+/// lines of checkpoint shards.
+fn long_training() -> String {
     let mut text = training();
     for i in 0..200 {
         writeln!(
@@ -116,9 +142,100 @@ fn what_does_not_fit_as_a_terminal_leaves_it_is_left_to_the_other_planners() {
         )
         .unwrap();
     }
-    let plan = plan_of("shell", &[&text], 2000);
-    assert_ne!(plan.shape, Shape::Frames);
-    assert!(char_count(&plan.render()) <= 2000);
+    text
+}
+
+#[test]
+fn what_does_not_fit_as_a_terminal_leaves_it_shows_its_ends_so() {
+    let text = long_training();
+    let view = terminal_view(&text);
+    for budget in [2000, 7000] {
+        let plan = plan_of("shell", &[&text], budget);
+        assert_eq!(plan.shape, Shape::Frames);
+        let out = plan.render();
+        assert!(char_count(&out) <= budget);
+        let [Piece::Kept(head), Piece::Marker(marker), Piece::Kept(tail)] = plan.pieces.as_slice()
+        else {
+            panic!("{:?}", plan.pieces);
+        };
+        assert!(
+            view.starts_with(head.as_str()) && view.ends_with(tail.as_str()),
+            "{out}"
+        );
+        assert!(head.contains("Epoch 2 done: val_loss=1.200\n"), "{out}");
+        assert!(tail.ends_with("checkpoint shard 199 written to out/shards/0199.bin\n"));
+        let (first, last) = (head.lines().count() + 1, 209 - tail.lines().count());
+        let chars = crate::markers::thousands(plan.omitted_chars);
+        let said = if budget == 2000 {
+            format!("[shapeclip: lines {first}-{last} and progress frames omitted, {chars} chars")
+        } else {
+            format!(
+                "[shapeclip: lines {first}-{last} of 209 omitted from this bash output, and the \
+                 progress frames drawn over in the lines shown, which show their last: {chars} \
+                 chars"
+            )
+        };
+        assert!(marker.starts_with(&said), "{marker}");
+        assert!(
+            marker.contains(&format!("sed -n '{first},{last}p'")),
+            "{marker}"
+        );
+        assert_eq!(
+            plan.omitted_chars,
+            char_count(&text) - char_count(head) - char_count(tail)
+        );
+        // The redrawn lines 3, 5 and 7, shown as their last frames, and the lines left out.
+        assert_eq!(
+            plan.omitted,
+            [(3, 3), (5, 5), (7, 7), (first as u64, last as u64)]
+                .map(|(first, last)| LineRange { first, last })
+        );
+    }
+}
+
+#[test]
+fn the_ends_keep_the_tail_of_redrawn_lines_longer_than_the_budget() {
+    // Every epoch's bar is 25 KB of frames; the last lines as a terminal leaves them are shown
+    // however far back their raw text starts.
+    let mut text = String::new();
+    for epoch in 0..40 {
+        for i in 0..=500 {
+            write!(text, "\rEpoch {epoch}: {:3}%| {i}/500", i / 5).unwrap();
+        }
+        writeln!(text, "\nEpoch {epoch} done: val_loss=0.{epoch:02}").unwrap();
+    }
+    let plan = plan_of("shell", &[&text], 1000);
+    assert_eq!(plan.shape, Shape::Frames);
+    let Some(Piece::Kept(tail)) = plan.pieces.last() else {
+        panic!("{:?}", plan.pieces)
+    };
+    assert!(
+        tail.ends_with(
+            "Epoch 38 done: val_loss=0.38\nEpoch 39: 100%| 500/500\nEpoch 39 done: val_loss=0.39\n"
+        ),
+        "{tail}"
+    );
+    assert!(terminal_view(&text).ends_with(tail.as_str()));
+}
+
+#[test]
+fn the_ends_of_a_stream_cut_anywhere_are_those_of_one_call() {
+    let text = long_training();
+    for budget in [400, 900, 2000] {
+        let whole = plan_of("shell", &[&text], budget);
+        assert_eq!(whole.shape, Shape::Frames);
+        for size in [1, 7, 64, 1000, 4096] {
+            let chunks = chunks_of(&text, size);
+            assert_eq!(plan_of("shell", &chunks, budget), whole, "{budget} {size}");
+        }
+    }
+}
+
+#[test]
+fn a_long_output_without_progress_is_no_frames_plan() {
+    let mut text = long_training().replace('%', " percent");
+    text = text.replace('\u{2588}', "#");
+    assert_ne!(plan_of("shell", &[&text], 2000).shape, Shape::Frames);
 }
 
 #[test]
@@ -162,7 +279,7 @@ fn an_output_that_fits_with_its_shortest_marker_is_planned_so() {
         let plan = plan_of("shell", &[&text], budget);
         let fits = shown + 2 + terse <= budget;
         assert_eq!(
-            plan.shape == Shape::Frames,
+            shows_whole(&plan, &text),
             fits,
             "{budget}: {}",
             plan.render()

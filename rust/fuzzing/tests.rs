@@ -109,3 +109,44 @@ fn the_settings_reach_every_kind_and_weight() {
     assert_eq!(kinds, ToolKind::NAMES.into_iter().collect());
     assert_eq!(drawn.len(), ToolKind::NAMES.len() * 6);
 }
+
+/// Progress lines longer than the reader's piece, in a shell's output too long to show whole
+/// as a terminal leaves it: the first piece of a line has no carriage return and a later one
+/// redraws it, past the point where the frames planner keeps only the last lines of a block.
+#[test]
+fn the_frames_contracts_hold_for_lines_longer_than_a_piece() {
+    use super::check::all_ways;
+    use super::program::Settings;
+    use crate::engine::reader::LINE_PIECE_CAP;
+    use crate::plan::Shape;
+    use std::fmt::Write;
+
+    let long = "x".repeat(LINE_PIECE_CAP + 100);
+    let mut bar = String::new();
+    for p in 0..=100 {
+        write!(bar, "\r{p:3}%|").unwrap();
+    }
+    let mut text = String::new();
+    for i in 0..400 {
+        writeln!(text, "step {i}: ok").unwrap();
+    }
+    writeln!(text, "{long}{bar}\nafter the long bar").unwrap();
+    writeln!(text, "{bar}{long}").unwrap();
+    for i in 0..50 {
+        writeln!(text, "epoch {i}{bar}").unwrap();
+    }
+    write!(text, "{long}\rdone: 100%").unwrap();
+    for (budget, max_chunk) in [(300, 4096), (2000, 3 << 20), (5000, 64 << 10)] {
+        let settings = Settings {
+            kind: "shell",
+            tool: "bash",
+            weights: (1, 2),
+            budget,
+            digest_room: 0,
+            split_seed: 0x5eed | 1 << 32,
+            max_chunk,
+        };
+        let out = all_ways(&settings, text.as_bytes());
+        assert_eq!(out.plan.shape, Shape::Frames, "{budget}");
+    }
+}

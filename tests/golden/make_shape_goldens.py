@@ -74,6 +74,22 @@ for epoch in range(3):
 print("saved checkpoint to out/model.pt", flush=True)
 """
 
+#: Forty epochs of 50 steps under tqdm's bar, each followed by its losses, then a summary: too
+#: long to show whole as a terminal leaves it at the smaller budgets, so its ends are shown.
+TRAINING_LONG = """
+import sys
+from tqdm import tqdm
+
+print("loading 8,000 samples from data/train.jsonl", flush=True)
+best = None
+for epoch in range(40):
+    for step in tqdm(range(50), desc=f"epoch {epoch}", file=sys.stdout, mininterval=0, miniters=1):
+        loss = 2.0 / (1 + epoch + step / 50)
+    print(f"epoch {epoch}: train_loss={loss:.4f} val_loss={loss * 1.1:.4f}", flush=True)
+    best = loss * 1.1 if best is None else min(best, loss * 1.1)
+print(f"best val_loss={best:.4f}; saved checkpoint to out/model.pt", flush=True)
+"""
+
 #: name (says what the output shows) -> case.
 CASES = {
     "cat_n_argparse_stdlib": Case("read_file", "read", ["cat", "-n", "argparse.py"], "stdlib"),
@@ -151,6 +167,7 @@ CASES = {
     # A training loop as a script prints it: tqdm redraws a bar per epoch with carriage
     # returns, every step, and the script prints a line after each epoch.
     "tqdm_three_epochs_repo": Case("bash", "frames", [sys.executable, "-c", TRAINING], "repo"),
+    "tqdm_forty_epochs_repo": Case("bash", "frames", [sys.executable, "-c", TRAINING_LONG], "repo"),
 }
 
 
