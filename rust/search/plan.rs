@@ -400,18 +400,30 @@ fn grouped(
 }
 
 /// The non-search lines to show, in input order, taking what they need from `room`: the latest
-/// first, in up to half of it (one closing line, often a tool's summary, says more about the
-/// rest than one more match row), then the first ones, in up to an eighth of what is left.
+/// first, in up to half of it (the lines a tool closes with, often its summary, say more about
+/// the rest than more match rows: ruff's `Found 106 errors.` and its line on fixes, rg's
+/// `--stats`), with the lines just before them while they fit, then the first ones, in up to an
+/// eighth of what is left.
 fn pick_others<'p>(planner: &'p SearchPlanner, room: &mut u64) -> Vec<&'p Other> {
     let others = &planner.table.others;
+    let mut half = *room / 2;
+    let mut next_line = None;
     let latest = others
-        .last()
-        .filter(|o| shown_len(&o.text, o.chars) <= *room / 2);
-    if let Some(o) = latest {
-        *room -= shown_len(&o.text, o.chars);
-    }
+        .iter()
+        .rev()
+        .take_while(|o| {
+            let len = shown_len(&o.text, o.chars);
+            let fits = len <= half && next_line.is_none_or(|next| o.input_line + 1 == next);
+            if fits {
+                half -= len;
+                *room -= len;
+                next_line = Some(o.input_line);
+            }
+            fits
+        })
+        .count();
+    let earlier = &others[..others.len() - latest];
     let mut left = *room / 8;
-    let earlier = &others[..others.len().saturating_sub(1)];
     let n = earlier
         .iter()
         .take_while(|o| {
@@ -424,7 +436,10 @@ fn pick_others<'p>(planner: &'p SearchPlanner, room: &mut u64) -> Vec<&'p Other>
             fits
         })
         .count();
-    earlier[..n].iter().chain(latest).collect()
+    earlier[..n]
+        .iter()
+        .chain(&others[others.len() - latest..])
+        .collect()
 }
 
 /// Step 3: named files and directory roll-ups, and no rows.

@@ -401,6 +401,55 @@ fn a_closing_summary_survives_many_other_lines() {
 }
 
 #[test]
+fn the_lines_a_tool_closes_with_survive_together() {
+    // ruff's concise output: warnings above the rows, and two lines after them, its count and
+    // its note on fixes; rg's `--stats` closes with several lines too.
+    let rows: String = (1..=150)
+        .map(|i| {
+            format!(
+                "src/pkg/mod{}.py:{i}:1: E501 Line too long ({} > 88)\n",
+                i % 7,
+                90 + i
+            )
+        })
+        .collect();
+    let closings = [
+        vec![
+            "Found 150 errors.",
+            "[*] 17 fixable with the `--fix` option.",
+        ],
+        vec![
+            "150 matches",
+            "150 matched lines",
+            "7 files contained matches",
+            "0.012 seconds",
+        ],
+    ];
+    for closing in closings {
+        let mut input = String::new();
+        _ = writeln!(
+            input,
+            "warning: rule A and rule B are incompatible, ignoring A."
+        );
+        _ = writeln!(
+            input,
+            "warning: rule C and rule D are incompatible, ignoring C."
+        );
+        input.push_str(&rows);
+        for line in &closing {
+            _ = writeln!(input, "{line}");
+        }
+        for budget in [1500, 3000] {
+            let out = run(&input, budget);
+            let text = out.plan.render();
+            assert_eq!(out.plan.shape, Shape::Search, "{budget}");
+            let together = format!("\n{}\n", closing.join("\n"));
+            assert!(text.contains(&together), "{budget}: {text}");
+        }
+    }
+}
+
+#[test]
 fn context_quoting_a_search_result_waits_for_its_match() {
     let mut input = String::new();
     for f in 0..30 {
