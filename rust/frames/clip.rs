@@ -1,15 +1,18 @@
 //! A shell's output with redrawn progress that is too long to show whole as a terminal leaves
 //! it, and that no other planner planned (a log with errors is the log planner's): its first
 //! and last lines as a terminal leaves them, each redrawn one as its last frame, around one
-//! marker that names the lines between and counts every frame drawn over.
+//! marker that names the lines between and counts every character not shown.
 //!
 //! A training script that prints a line an epoch and a bar in between is such an output: a
 //! cut of its text would show the bars' raw frames at both ends, and the epochs' lines, which
 //! say how the run went, would be lost among them. The head is kept as the lines come, while
 //! it fits the room, and so are the last lines that fit it, as a ring; the room is split
-//! between head and tail as the tool's profile weighs them. Past the head, a block that redraws
-//! no line costs a search for carriage returns and a copy of its last room's characters, which
-//! are read only if the next block does not hold as many.
+//! between head and tail as the tool's profile weighs them. Past the head, the look-ahead
+//! ([`super::look`]) finds where a block's last lines that may be shown start and, until some
+//! redrawn line has shown progress, whether the lines before them redrew one; the planner reads
+//! only those last lines, and while it has seen progress, only at the end or when the next
+//! block is too short to stand for them. The marker names lines and characters, not frames:
+//! counting frames would mean finding every carriage return of a log with CRLF line ends.
 
 use super::look::{Before, Look, Seen, next_redraw};
 use super::marker::Cut;
@@ -30,7 +33,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 const MARKER_PARTS: [u64; 3] = [24, 6, 2];
 
 /// The first and the last lines of a shell's output as a terminal leaves them, each while they
-/// fit the room, and the frames drawn over in all of it.
+/// fit the room, and whether a redrawn line showed progress.
 #[derive(Debug)]
 pub struct FramesClipPlanner {
     room: u64,
