@@ -10,8 +10,8 @@
 //! between head and tail as the tool's profile weighs them. Past the head, the look-ahead
 //! ([`super::look`]) finds where a block's last lines that may be shown start and, until some
 //! redrawn line has shown progress, whether the lines before them redrew one; the planner reads
-//! only those last lines, and while it has seen progress, only at the end or when the next
-//! block is too short to stand for them. The marker names lines and characters, not frames:
+//! only those last lines: at once while it has seen no progress and they redraw a line, else at
+//! the end or when the next block is too short to stand for them. The marker names lines and characters, not frames:
 //! counting frames would mean finding every carriage return of a log with CRLF line ends.
 
 use super::look::{Before, Look, Seen, next_redraw};
