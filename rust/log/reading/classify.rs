@@ -300,7 +300,7 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
     if framed_start.starts_with("E  ") || said.failure_form(t) {
         return Class::Error;
     }
-    if quotes_code(t) {
+    if quotes_code(t) || under_gutter(body) {
         return Class::Other;
     }
     match first_signal_from(body, quiet.saturating_sub(framed)) {
@@ -310,10 +310,24 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
     }
 }
 
+/// Whether `body` is a line of a code frame under its gutter with no number: the pointers under
+/// the quoted code and what they say (``    |     ^^^^^ help: try: `Class::Error` ``), a span's
+/// bars (`   | |_____^`). rustc and ruff indent the gutter by the width of the line numbers.
+fn under_gutter(body: &str) -> bool {
+    let rest = body.trim_start_matches(' ');
+    rest.len() < body.len() && (rest == "|" || rest.starts_with("| "))
+}
+
 /// Whether `t` (trimmed) is a line of a code frame, a source line quoted under its number in a
 /// gutter (`1066 |     raise _InvalidEwError(`, Jest's `> 12 | expect(x)`), as rustc, ruff,
-/// clang and Babel print them under a diagnostic: its words are the code's, not an event's.
+/// clang and Babel print them under a diagnostic, or a note under such a frame: its words are
+/// the code's or the diagnostic's, not an event's.
 fn quotes_code(t: &str) -> bool {
+    // rustc's and ruff's annotations under a frame (``= note: if this value is an `Err`, it will
+    // panic``, `= help: ...`) say what the diagnostic above them means, not that more happened.
+    if t.starts_with("= note: ") || t.starts_with("= help: ") {
+        return true;
+    }
     let t = t.strip_prefix("> ").unwrap_or(t);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     // After the gutter's bar: the code's indent, or the bar of a span across lines (`/`, `|`).
@@ -387,6 +401,10 @@ mod tests {
             "  12 |     return Err(Error::new(\"bad\"));",
             "> 12 |   throw new Error('x')",
             "\u{1b}[34m140 |\u{1b}[0m panic!(\"x\")",
+            "    = note: if this value is an `Err`, it will panic",
+            "   = help: consider describing why the failing assert is problematic",
+            "    |                 ^ help: try: `Class::Error | Class::Warning`",
+            "   | |_____^ expected `Result<(), Error>`",
         ] {
             assert_eq!(c(line), Class::Other, "{line}");
         }
