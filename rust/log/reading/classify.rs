@@ -437,6 +437,24 @@ mod tests {
     }
 
     #[test]
+    fn a_word_of_code_in_backticks_reports_nothing() {
+        // rustc and GHC quote the names of code in backticks: `Error` is a type.
+        for line in [
+            "note: `Error` was implemented here",
+            "monad-logger        >     In the use of type constructor or class `Error'",
+        ] {
+            assert_eq!(c(line), Class::Other, "{line}");
+        }
+        for line in [
+            "error: cannot find type `Error` in this scope",
+            "error[E0599]: no method named `fail` found",
+            "test `parse::error` failed",
+        ] {
+            assert_eq!(c(line), Class::Error, "{line}");
+        }
+    }
+
+    #[test]
     fn warnings_and_the_earliest_keyword_wins() {
         assert_eq!(
             c("x.c:3:1: warning: unused variable 'error'"),

@@ -123,6 +123,9 @@ impl Marks for MayStart {
 /// What a byte may be to the walk in [`first_signal`], as bits of [`KIND`].
 const CAMEL_START: u8 = 2;
 const WORD: u8 = 4;
+/// Joins what follows to what stands before it: an identifier's `_`, a flag's `-`, a path's `/`,
+/// a dotted name's `.`; or opens a name of code in backticks (rustc's `` `Error` ``, GHC's
+/// `` `Error' ``), whose error word is a type's name, not an event.
 const JOINER: u8 = 8;
 
 /// The kind of every byte, so that the walk costs one look-up per byte of the line.
@@ -138,7 +141,7 @@ static KIND: [u8; 256] = {
         if matches!(c, b'E' | b'F' | b'W') {
             table[b] |= CAMEL_START;
         }
-        if matches!(c, b'_' | b'-' | b'/' | b'.' | b'\\') {
+        if matches!(c, b'_' | b'-' | b'/' | b'.' | b'\\' | b'`') {
             table[b] |= JOINER;
         }
         b += 1;
