@@ -1,7 +1,8 @@
 """A shell's output whose progress displays redrew their lines with carriage returns: where every
 line as a terminal leaves it fits, each shows its last frame and one marker counts the frames
-drawn over and their characters, exactly; otherwise another plan is made. Generated outputs,
-each line's last frame and count worked out here in a few lines of plain Python."""
+drawn over and their characters, exactly; otherwise its first and last lines are shown so,
+around a marker that names the lines between and counts the characters left out. Generated
+outputs, each line's last frame and count worked out here in a few lines of plain Python."""
 
 from __future__ import annotations
 
