@@ -18,7 +18,7 @@ use super::look::{Before, Look, Seen, next_redraw};
 use super::marker::Cut;
 use super::ranges;
 use super::ring::Ring;
-use super::screen::{Ended, Screen, progress};
+use super::screen::{Ended, Screen, last_frame, progress};
 use crate::lines::Line;
 use crate::plan::{Piece, Plan, Shape};
 use crate::planner::{Context, Planner};
@@ -84,27 +84,18 @@ impl FramesClipPlanner {
     /// it takes at most `limit` characters: as the screen would, without counting what was
     /// drawn over.
     fn whole(&mut self, text: &str, limit: u64) -> Ended {
-        let bytes = text.as_bytes();
-        let body = bytes
-            .iter()
-            .rposition(|&b| b != b'\r')
-            .map_or(0, |last| last + 1);
-        let redraw = memchr::memrchr(b'\r', &bytes[..body]);
-        let shown = redraw.map_or(text, |cr| &text[cr + 1..]);
+        let (shown, redrawn) = last_frame(text);
         let chars = char_count(shown);
         if chars <= limit {
             self.last.text.push_str(shown);
         }
-        if redraw.is_some() {
+        if redrawn {
             self.saw(Seen {
                 redrawn: true,
                 progress: self.seen.progress || progress(text),
             });
         }
-        Ended {
-            chars,
-            redrawn: redraw.is_some(),
-        }
+        Ended { chars, redrawn }
     }
 
     /// Reads a line, or a piece of one: a whole line at once, a line in pieces on the screen.

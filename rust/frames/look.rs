@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::screen::progress;
+use super::screen::{last_frame, progress};
 use crate::sink::Lookahead;
 use crate::text::char_count;
 
@@ -97,13 +97,8 @@ fn tail_start(text: &str, room: u64) -> usize {
     while end > 0 {
         let body_end = end - usize::from(bytes[end - 1] == b'\n');
         let start = memchr::memrchr(b'\n', &bytes[..body_end]).map_or(0, |nl| nl + 1);
-        let core_end = bytes[start..body_end]
-            .iter()
-            .rposition(|&b| b != b'\r')
-            .map_or(start, |last| start + last + 1);
-        let shown_from =
-            memchr::memrchr(b'\r', &bytes[start..core_end]).map_or(start, |cr| start + cr + 1);
-        chars += char_count(&text[shown_from..body_end]) + (end - body_end) as u64;
+        let (shown, _) = last_frame(&text[start..body_end]);
+        chars += char_count(shown) + (end - body_end) as u64;
         if chars > room {
             return end;
         }

@@ -120,6 +120,20 @@ impl Screen {
     }
 }
 
+/// A whole line (without its `'\n'`) as a terminal leaves it: its last frame, with the carriage
+/// returns that end the line, and whether a frame of it was drawn over.
+pub(super) fn last_frame(line: &str) -> (&str, bool) {
+    let bytes = line.as_bytes();
+    let body = bytes
+        .iter()
+        .rposition(|&b| b != b'\r')
+        .map_or(0, |last| last + 1);
+    match memchr::memrchr(b'\r', &bytes[..body]) {
+        Some(cr) => (&line[cr + 1..], true),
+        None => (line, false),
+    }
+}
+
 /// Whether text shows progress: a percentage, a bar's blocks (U+2580-259F, U+2501), a
 /// spinner's braille dots (U+2800-28FF). Every such character's UTF-8 starts with 0xE2, so
 /// one search finds each candidate.
