@@ -17,6 +17,8 @@ const RUN_KEPT_CHARS: u64 = 128;
 
 /// The first lines of a folded run, this many characters of them, are kept: a plan with room
 /// to spare shows them (a doc comment's first sentence says what the code below it does).
+/// Past them a run keeps more of its lines while all runs together keep no more than the
+/// room: a read that is mostly one long docstring has little else to show.
 const RUN_FIRST_CHARS: u64 = 320;
 
 /// The least a folded run costs shown: the narrowest gap marker, `[line 1 omitted]` and its
@@ -27,9 +29,12 @@ const LEAST_MARKER: u64 = 18;
 struct Run {
     last: u64,
     chars: u64,
-    /// Its first lines, at most `RUN_FIRST_CHARS` of them.
+    /// Its first lines: `RUN_FIRST_CHARS` of them, and more while the head's room allows.
     lines: Vec<Line>,
     lines_chars: u64,
+    /// Whether `lines` holds every line of the run so far: once one is left out, so are the
+    /// rest, so that what is kept is always the run's beginning.
+    taking: bool,
 }
 
 impl Run {
@@ -68,6 +73,8 @@ pub(super) struct Head {
     filler: FillerReader,
     /// The least the items cost shown: each line whole, each run at most its marker.
     cost: u64,
+    /// Characters of the runs' lines kept past each run's first `RUN_FIRST_CHARS`.
+    beyond_first: u64,
     room: u64,
     full: bool,
 }
@@ -88,6 +95,7 @@ impl Head {
             run: None,
             filler: FillerReader::default(),
             cost: 0,
+            beyond_first: 0,
             room,
             full: false,
         }
@@ -111,11 +119,18 @@ impl Head {
                 chars: 0,
                 lines: Vec::new(),
                 lines_chars: 0,
+                taking: true,
             });
             run.last = line.no;
             run.chars += kept.chars + 1;
-            if run.lines_chars + kept.chars < RUN_FIRST_CHARS {
-                run.lines_chars += kept.chars + 1;
+            let cost = kept.chars + 1;
+            let first = run.lines_chars + cost <= RUN_FIRST_CHARS;
+            run.taking &= first || self.beyond_first + cost <= self.room;
+            if run.taking {
+                if !first {
+                    self.beyond_first += cost;
+                }
+                run.lines_chars += cost;
                 run.lines.push(kept);
             }
             return;

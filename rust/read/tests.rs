@@ -522,3 +522,43 @@ fn after_an_earlier_cuts_note_the_tail_is_the_harness_windows_end() {
     let tail_at = out.rfind("]\n").unwrap() + 2;
     assert!(out.len() - tail_at < 4000 / 6, "{out}");
 }
+
+/// A class whose docstring runs for most of the read: `sed -n` on a documented class.
+fn long_docstring(paragraphs: usize) -> String {
+    let mut text = String::from("class GridSearch(BaseSearch):\n    \"\"\"Exhaustive search.\n\n");
+    for i in 0..paragraphs {
+        writeln!(text, "    param_{i} : int, default: {i}").unwrap();
+        for j in 0..3 {
+            writeln!(
+                text,
+                "        What parameter {i} controls, sentence {j} of its entry."
+            )
+            .unwrap();
+        }
+        text.push('\n');
+    }
+    text.push_str(
+        "    \"\"\"\n\n    def __init__(self, estimator):\n        self.estimator = estimator\n",
+    );
+    text
+}
+
+#[test]
+fn room_left_by_a_long_folded_run_shows_more_of_it() {
+    // A run of filler longer than a small share of the budget: the room the code leaves is
+    // the run's to show, not empty.
+    let text = long_docstring(40);
+    for budget in [2000, 4000] {
+        let (out, shape) = read(&text, budget);
+        assert_eq!(shape, Shape::Read);
+        assert!(char_count(&out) <= budget, "{out}");
+        assert!(
+            char_count(&out) + 200 > budget,
+            "{budget}: {}\n{out}",
+            char_count(&out)
+        );
+        assert!(out.contains("    def __init__(self, estimator):"), "{out}");
+        // What a run shows is its beginning: never a blank line of it between two markers.
+        assert!(!out.contains("]\n\n["), "{out}");
+    }
+}
