@@ -9,8 +9,9 @@
 //! something (`def`, `class`, a method's signature, as [`crate::read::is_definition`] reads
 //! them past a search's path or line number), and such lines, spread through the output, are
 //! a seventh of its lines and a fifth of the lines used. So the plan
-//! shows definition lines first, in order, within a third of the room, and shares the rest
-//! between the first and last lines as the tool's profile shares a clip. Every gap is exact,
+//! shows definition lines first, in order, within a third of the room (those the first or last
+//! lines show anyway take none of it), and shares the rest between the first and last lines as
+//! the tool's profile shares a clip. Every gap is exact,
 //! and the closing marker counts them all ([`crate::gapped`]).
 
 #[cfg(test)]
@@ -107,6 +108,33 @@ impl Sink for MatchesPlanner {
     }
 }
 
+impl MatchesPlanner {
+    /// The definitions after line `after` and before line `before`, in order, while their
+    /// lines and the gap marker before each fit in `share`.
+    fn shown_after(
+        &self,
+        after: u64,
+        before: u64,
+        share: u64,
+        gap_len: u64,
+    ) -> Vec<&(u64, String, u64)> {
+        let mut spent = 0;
+        self.defs
+            .iter()
+            .filter(|d| d.0 > after && d.0 < before)
+            .take_while(|d| {
+                spent += d.2 + 1 + gap_len;
+                spent <= share
+            })
+            .collect()
+    }
+}
+
+/// What `defs` cost shown: each line with its end, and the gap marker before it.
+fn cost(defs: &[&(u64, String, u64)], gap_len: u64) -> u64 {
+    defs.iter().map(|d| d.2 + 1 + gap_len).sum()
+}
+
 impl Planner for MatchesPlanner {
     fn serves(kind: ToolKind) -> bool {
         matches!(kind, ToolKind::Search | ToolKind::ShellSearch)
@@ -128,39 +156,39 @@ impl Planner for MatchesPlanner {
         }
         let frame = Frame::new(context, self.room, Shape::Matches);
         let room = frame.budget.checked_sub(frame.closing_len + 1)?;
-        // Each definition with its line end and the gap marker before it.
-        let mut spent = 0;
-        let mut shown = 0;
-        for (_, _, chars) in &self.defs {
-            let cost = chars + 1 + frame.gap_len;
-            if spent + cost > room / DEFS_PART {
-                break;
-            }
-            spent += cost;
-            shown += 1;
-        }
-        let defs = &self.defs[..shown];
-        let left = room - spent;
         let profile = context.profile;
         let weights = (profile.head_weight + profile.tail_weight).max(1);
+        let total = context.totals.lines;
+        // The tail's share is of the room the definitions may leave; the head takes the rest.
+        let first = self.shown_after(0, u64::MAX, room / DEFS_PART, frame.gap_len);
         let tail = gapped::tail_lines(
             context.window.last_chars(),
-            left * profile.tail_weight / weights,
+            (room - cost(&first, frame.gap_len)) * profile.tail_weight / weights,
         );
-        let head = gapped::head_lines(&context.window.head, left - char_count(tail));
-        let total = context.totals.lines;
-        let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
         let tail_count = tail.lines().count() as u64;
         let first_tail = total + 1 - tail_count;
+        let after_tail = room - char_count(tail);
+        // Definitions the head shows cost nothing more: what they were set aside leaves the
+        // head, which may then show more of them. The head only grows, so this ends.
+        let mut head_room = after_tail.saturating_sub(cost(&first, frame.gap_len));
+        let (head, defs) = loop {
+            let head = gapped::head_lines(&context.window.head, head_room);
+            let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
+            let defs = self.shown_after(head_count, first_tail, room / DEFS_PART, frame.gap_len);
+            let left = after_tail.saturating_sub(cost(&defs, frame.gap_len));
+            if left > head_room {
+                head_room = left;
+                continue;
+            }
+            // A head cut back to what these definitions leave shows none of them.
+            break (gapped::head_lines(&context.window.head, left), defs);
+        };
+        let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
         let mut pieces = Vec::with_capacity(defs.len() + 2);
         if head_count > 0 {
             pieces.push((1, head_count, head.strip_suffix('\n').unwrap_or(head)));
         }
-        pieces.extend(
-            defs.iter()
-                .filter(|d| d.0 > head_count && d.0 < first_tail)
-                .map(|d| (d.0, d.0, d.1.as_str())),
-        );
+        pieces.extend(defs.iter().map(|d| (d.0, d.0, d.1.as_str())));
         if tail_count > 0 {
             pieces.push((first_tail, total, tail.strip_suffix('\n').unwrap_or(tail)));
         }

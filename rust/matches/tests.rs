@@ -151,3 +151,32 @@ fn definitions_are_looked_for_in_the_first_lines_only() {
         "{out}"
     );
 }
+
+/// `grep "def _print_" printer.py`: definitions from the first line on, a few calls among them.
+fn definitions_throughout(lines: usize) -> String {
+    let mut text = String::new();
+    for i in 0..lines {
+        if i % 5 == 4 {
+            writeln!(text, "        return self._print_call_{i:03}(expr)").unwrap();
+        } else {
+            writeln!(text, "    def _print_Node{i:03}(self, expr, **settings):").unwrap();
+        }
+    }
+    text
+}
+
+#[test]
+fn the_share_of_definitions_the_head_shows_goes_to_the_head() {
+    // The definitions in the first lines are shown by the head: the room set aside for them
+    // is the head's, not left empty.
+    let text = definitions_throughout(120);
+    for budget in [1000, 2000, 4000] {
+        let (out, shape) = planned(&text, budget);
+        assert_eq!(shape, Shape::Matches, "{out}");
+        assert!(
+            char_count(&out) + 120 > budget,
+            "{budget}: {}\n{out}",
+            char_count(&out)
+        );
+    }
+}
