@@ -1,7 +1,8 @@
 """The diff planner from Python, on generated unified diffs (`git diff` and `git log -p` forms,
 removed lines that start with `--` and `++`, files without a newline at the end): whatever the
 budget, a diff plan names every changed file (or counts those it cannot name), keeps every hunk
-header while the headers fit, keeps each run of changed or context lines whole or not at all, shows exactly the input's
+header while the headers fit, keeps each run of context lines whole or not at all and each run of
+changed lines whole or by the first lines of its removed and its added lines, shows exactly the input's
 lines outside its omitted ranges with gaps that count what they hide, stays within the budget,
 and is the same however the output is streamed. Commit logs without patches (`git log`, `--stat`,
 `--oneline`) name their commits from the first on, each with its subject, and count the rest."""
@@ -68,17 +69,34 @@ def runs(text: str) -> list[range]:
     return found
 
 
+def sides(text: str, run: range) -> list[range]:
+    """A run of changed lines as its removed lines and the added ones after them (the first
+    `+` after a `-` opens the second), or a run of context as it is."""
+    lines = text.splitlines()
+    for no in run:
+        if no > run.start and lines[no - 1].startswith("+") and lines[no - 2].startswith("-"):
+            return [range(run.start, no), range(no, run.stop)]
+    return [run]
+
+
 @given(text=diffs(), budget=st.integers(400, 6000))
-def test_a_diff_plan_names_every_file_and_keeps_runs_of_a_hunk_whole(text: str, budget: int) -> None:
+def test_a_diff_plan_names_every_file_and_shows_the_beginnings_of_runs(text: str, budget: int) -> None:
     result = shapeclip.compress_detailed(text, "bash", budget)
     assert len(result.text) <= budget
     if result.shape != "diff":
         return
-    # A run of changed lines, or of context, is shown whole or replaced by a marker: never cut.
+    # A run of context is shown whole or replaced by a marker; a run of changes too, or else
+    # its removed lines and the added ones after them each show their first lines.
     omitted = [range(a, b + 1) for a, b in result.omitted_ranges]
+    lines = text.splitlines()
     for run in runs(text):
-        hidden = sum(any(no in gap for gap in omitted) for no in run)
-        assert hidden in (0, len(run)), (run, result.omitted_ranges)
+        hidden = [any(no in gap for gap in omitted) for no in run]
+        if not lines[run.start - 1].startswith(("+", "-")):
+            assert sum(hidden) in (0, len(run)), (run, result.omitted_ranges)
+            continue
+        for side in sides(text, run):
+            shown = [not any(no in gap for gap in omitted) for no in side]
+            assert shown == sorted(shown, reverse=True), (side, result.omitted_ranges)
 
 
 def test_the_changed_lines_of_every_hunk_come_before_their_context() -> None:

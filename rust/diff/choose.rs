@@ -31,6 +31,10 @@ pub enum Item {
         changes: bool,
         /// Whether it is the first run of its hunk's body, just after the hunk's header.
         opens_hunk: bool,
+        /// Whether it is a later chunk of the run the item before it holds the start of.
+        continues: bool,
+        /// Whether it is that run's first chunk of added lines after removed ones.
+        opens_side: bool,
     },
     /// Lines read after the headers passed the bound on what is kept, which no plan shows:
     /// only what they hold is kept.
@@ -135,8 +139,10 @@ impl Chooser<'_> {
     }
 
     /// Shows the bodies of the hunks whose headers are shown: first their runs of changed
-    /// lines, first to last, each that fits, then the runs of context around them. An agent
-    /// reads a diff for what changed; the hunk header already says where.
+    /// lines, first to last, each that fits whole, then the runs of context around them. An
+    /// agent reads a diff for what changed; the hunk header already says where. Then runs of
+    /// changes too long to show whole show their first lines: a chunk of the removed lines
+    /// and of the added lines of each such run in turn, then the next of each, while they fit.
     fn fill_bodies(&self, shown: &mut [bool], mut used: u64, budget: u64) {
         let n = self.items.len();
         let mut open = vec![false; n];
@@ -149,41 +155,119 @@ impl Chooser<'_> {
                 };
             }
         }
-        for pass in [true, false] {
-            // The last hidden item of the hidden run from each hidden item on.
-            let mut hidden_to = vec![0; n];
-            for i in (0..n).rev() {
-                hidden_to[i] = if i + 1 < n && !shown[i + 1] {
-                    hidden_to[i + 1]
-                } else {
-                    i
-                };
-            }
-            let mut lo = 0;
-            for i in 0..n {
-                if shown[i] {
-                    lo = i + 1;
-                    continue;
-                }
-                let (Item::Body { changes, .. }, Some(chars)) =
-                    (&self.items[i], self.items[i].shown_chars())
+        for changed in [true, false] {
+            self.show_in_turn(shown, &mut used, budget, &|i, _| {
+                let Item::Body {
+                    changes, continues, ..
+                } = self.items[i]
                 else {
-                    continue;
+                    return None;
                 };
-                if *changes != pass || !open[i] {
-                    continue;
-                }
-                let hi = hidden_to[i];
-                let before = if lo < i { self.gap_len(lo, i - 1) } else { 0 };
-                let after = if hi > i { self.gap_len(i + 1, hi) } else { 0 };
-                let then = used - self.gap_len(lo, hi) + before + chars + after;
-                if then <= budget {
-                    shown[i] = true;
-                    used = then;
-                    lo = i + 1;
-                }
+                (changes == changed && !continues && open[i]).then(|| self.run_end(i))
+            });
+        }
+        // Round by round, each side's next chunk, after the chunks before it on its side.
+        while self.show_in_turn(shown, &mut used, budget, &|i, shown| {
+            let Item::Body {
+                changes,
+                continues,
+                opens_side,
+                ..
+            } = self.items[i]
+            else {
+                return None;
+            };
+            (changes && open[i] && (!continues || opens_side || shown[i - 1])).then_some(i)
+        }) {}
+    }
+
+    /// Shows, first to last, each run of hidden items `items[i..=end]` that `pick(i, shown)`
+    /// offers (`Some(end)`) and that fits; once one is shown, the rest of its side of a run
+    /// waits for the next call. Whether any was shown.
+    fn show_in_turn(
+        &self,
+        shown: &mut [bool],
+        used: &mut u64,
+        budget: u64,
+        pick: &dyn Fn(usize, &[bool]) -> Option<usize>,
+    ) -> bool {
+        let n = self.items.len();
+        // The last hidden item of the hidden run from each hidden item on.
+        let mut hidden_to = vec![0; n];
+        for i in (0..n).rev() {
+            hidden_to[i] = if i + 1 < n && !shown[i + 1] {
+                hidden_to[i + 1]
+            } else {
+                i
+            };
+        }
+        let mut any = false;
+        let mut lo = 0;
+        let mut i = 0;
+        while i < n {
+            if shown[i] {
+                lo = i + 1;
+                i += 1;
+                continue;
+            }
+            let Some(end) = pick(i, shown) else {
+                i += 1;
+                continue;
+            };
+            let chars: Option<u64> = (i..=end).map(|j| self.items[j].shown_chars()).sum();
+            let Some(chars) = chars else {
+                i = end + 1;
+                continue;
+            };
+            let hi = hidden_to[i];
+            let before = if lo < i { self.gap_len(lo, i - 1) } else { 0 };
+            let after = if hi > end {
+                self.gap_len(end + 1, hi)
+            } else {
+                0
+            };
+            let then = *used - self.gap_len(lo, hi) + before + chars + after;
+            if then > budget {
+                i = end + 1;
+                continue;
+            }
+            shown[i..=end].fill(true);
+            *used = then;
+            any = true;
+            lo = end + 1;
+            i = end + 1;
+            // The rest of this side of the run waits for the next round.
+            while i < n
+                && matches!(
+                    self.items[i],
+                    Item::Body {
+                        continues: true,
+                        opens_side: false,
+                        ..
+                    }
+                )
+            {
+                i += 1;
             }
         }
+        any
+    }
+
+    /// The index of the last chunk of the run whose chunk `items[i]` is.
+    fn run_end(&self, i: usize) -> usize {
+        let later = self.items[i + 1..]
+            .iter()
+            .take_while(|item| {
+                matches!(
+                    item,
+                    Item::Body {
+                        continues: true,
+                        ..
+                    }
+                )
+            })
+            .count();
+        i + later
     }
 
     /// From the names only, gives each commit and file its lines kept at `level` back (3: its

@@ -8,7 +8,9 @@
 //! (file headers, hunk headers with their exact line ranges and counts, commit headers and
 //! messages of `git log -p`, binary and rename notes), then the hunks' runs of changed lines
 //! (`+`, `-`), first to last, each that fits in what is left, then the runs of context around
-//! them; a run it cannot show is one exact gap ([`crate::gapped`]). A hunk's end is found from
+//! them, then the first lines of runs of changes too long to show whole (their removed lines
+//! and the added ones after them, four at a time, each such run in turn); what it cannot show
+//! is one exact gap ([`crate::gapped`]). A hunk's end is found from
 //! its header's counts, so a removed line that starts with `--` is never taken for a file
 //! header.
 //!
@@ -29,6 +31,9 @@ use kind::{Counts, Reader};
 
 /// Below this budget a diff is clipped.
 const MIN_BUDGET: u64 = 400;
+/// A run of a hunk's body is kept in chunks of this many lines: a plan shows a run whole
+/// where it can, else as many of its first chunks as fit.
+const CHUNK_LINES: u64 = 4;
 
 /// Watches an output for a unified diff, keeping its headers (up to four times the room) and
 /// its hunk bodies (their changed lines up to twice the room, and their context as much).
@@ -56,6 +61,12 @@ pub struct DiffPlanner {
     hunks: u64,
     file_headers: u64,
     body_lines: u64,
+    /// Whether the last line of a hunk's body read was a removed one.
+    last_removed: bool,
+    /// Whether the run being read has shown an added line after removed ones.
+    side_opened: bool,
+    /// Characters kept of the run's side (its removed or its added lines) being read.
+    side_stored: u64,
     reader: Reader,
     /// Which commit log the lines read may be.
     log: LogForm,
@@ -356,14 +367,34 @@ impl DiffPlanner {
             _ => None,
         };
         let joins = run.is_some_and(|r| changes.is_none_or(|c| c == r));
+        // Once a run: a removed line and an added one in turn, as a diff made by hand may
+        // print them, is one side.
+        let adds_after_removals =
+            joins && self.last_removed && !self.side_opened && text.starts_with('+');
+        self.side_opened = (joins && self.side_opened) || adds_after_removals;
+        self.last_removed = text.starts_with('-');
+        // A kept run is read in chunks, so that a plan can show the first lines of a run too
+        // long to show whole: of its removed lines and of the added lines after them.
+        let chunk_full = adds_after_removals
+            || matches!(
+                self.items.last(),
+                Some(Item::Body { first, last, text: Some(_), .. })
+                    if *last + 1 - *first >= CHUNK_LINES
+            );
         let kind = if joins {
             run.unwrap_or(false)
         } else {
             changes.unwrap_or(false)
         };
+        if !joins || adds_after_removals {
+            self.side_stored = 0;
+        }
+        // No side of a run keeps more than the room, which no plan could show more of: the
+        // added lines after a long run of removed ones are kept too.
         let stored = &mut self.stored[usize::from(kind)];
-        let fits = *stored + chars <= self.room.saturating_mul(2);
-        if joins {
+        let fits =
+            *stored + chars <= self.room.saturating_mul(2) && self.side_stored + chars <= self.room;
+        if joins && !chunk_full {
             if let Some(Item::Body {
                 last,
                 text: body,
@@ -380,13 +411,17 @@ impl DiffPlanner {
                         body.push_str(text);
                         body.push('\n');
                         *stored += chars;
+                        self.side_stored += chars;
                     }
                     _ => *body = None,
                 }
             }
             return;
         }
-        *stored += if fits { chars } else { 0 };
+        if fits {
+            *stored += chars;
+            self.side_stored += chars;
+        }
         self.items.push(Item::Body {
             first: no,
             last: no,
@@ -395,6 +430,8 @@ impl DiffPlanner {
             counts: line,
             changes: kind,
             opens_hunk: run.is_none(),
+            continues: joins,
+            opens_side: joins && adds_after_removals,
         });
     }
 }
@@ -421,6 +458,9 @@ impl Planner for DiffPlanner {
             hunks: 0,
             file_headers: 0,
             body_lines: 0,
+            last_removed: false,
+            side_stored: 0,
+            side_opened: false,
             log: LogForm::No,
             reader: Reader::default(),
             declined: false,

@@ -50,7 +50,7 @@ fn every_header_is_kept_and_whole_runs_of_changes_while_they_fit() {
     for f in 0..12 {
         let header = format!("+++ b/src/file_{f}.sql\n@@ -1,3 +1,3 @@ create table t{f}\n");
         let at = out.find(&header).expect(&out) + header.len();
-        // A run of changes is shown whole or not at all, and then a marker stands in its place.
+        // The first files' runs of changes fit whole; those after them find no room left.
         let hunk = &out[at..at + out[at..].find("@@ ").expect(&out)];
         let changes = format!("-old value {f}\n+new value {f}\n");
         assert!(
@@ -122,6 +122,32 @@ fn git_show(files: usize) -> String {
         }
     }
     text
+}
+
+/// The removed and added lines of a diff's bodies that `out` shows or counts in its gaps.
+fn removed_and_added(out: &str) -> (usize, usize) {
+    let shown = |sign: char| {
+        out.lines()
+            .filter(|l| l.starts_with(sign) && !l.starts_with("---") && !l.starts_with("+++"))
+            .count()
+    };
+    let counted = |at: usize| -> usize {
+        out.lines()
+            .filter_map(|l| l.split_once(" omitted: ")?.1.strip_suffix(']'))
+            .filter_map(|label| {
+                label
+                    .rsplit_once(", ")
+                    .map_or(label, |(_, c)| c)
+                    .split_once(" -")
+            })
+            .map(|(plus, minus)| {
+                [minus, plus.trim_start_matches('+')][at]
+                    .parse::<usize>()
+                    .unwrap()
+            })
+            .sum()
+    };
+    (shown('-') + counted(0), shown('+') + counted(1))
 }
 
 /// The plan of `text` within `budget`, which must be a diff's.
@@ -200,8 +226,10 @@ fn a_gap_of_context_only_says_its_lines_are_unchanged() {
 fn a_gap_counts_the_hunks_and_the_added_and_removed_lines_it_hides() {
     let text = git_show(12);
     let (out, _) = diff(&text, 3500);
-    // Each body is one gap after its header, the last one's above the closing marker.
-    assert_eq!(out.matches(" omitted: +40 -40]\n").count(), 24, "{out}");
+    // Each body's lines not shown are one gap after them, the last one's above the closing
+    // marker, which counts what it hides.
+    assert_eq!(out.matches(" omitted: +").count(), 24, "{out}");
+    assert_eq!(removed_and_added(&out), (12 * 2 * 40, 12 * 2 * 40), "{out}");
     // When the hunk headers do not all fit, a file without them has its hunks and lines
     // counted in the gap after its name; the files that fit get theirs back, first to last.
     let out = planned(&text, 2000);
@@ -551,5 +579,47 @@ fn checksums_are_no_one_line_log() {
             writeln!(text, "{} {mode}src/module_{i}.rs", &sum[..digits]).unwrap();
         }
         assert_ne!(diff(&text, 2000).1, Shape::Diff, "{text}");
+    }
+}
+
+/// `git diff` of a file every line of which changed: one hunk, one run of changes.
+fn rewritten(lines: usize) -> String {
+    let mut text = String::from(
+        "diff --git a/a.py b/a.py\nindex c97ca46..a5828ae 100644\n--- a/a.py\n+++ b/a.py\n",
+    );
+    writeln!(text, "@@ -1,{lines} +1,{lines} @@").unwrap();
+    for i in 0..lines {
+        writeln!(text, "-    value_{i} = compute(argument, x) + {i}").unwrap();
+    }
+    for i in 0..lines {
+        writeln!(text, "+    value_{i} = compute(argument, y) + {i}").unwrap();
+    }
+    text
+}
+
+#[test]
+fn a_run_too_long_to_show_whole_shows_its_first_lines() {
+    let text = rewritten(300);
+    for budget in [1000, 2000, 4000] {
+        let plan = plan_of(&text, budget);
+        let out = plan.render();
+        assert_eq!(plan.shape, Shape::Diff, "{out}");
+        assert!(char_count(&out) <= budget, "{out}");
+        assert!(
+            char_count(&out) + 250 > budget,
+            "{budget}: {}\n{out}",
+            char_count(&out)
+        );
+        assert!(
+            out.contains("@@ -1,300 +1,300 @@\n-    value_0 = compute(argument, x) + 0\n"),
+            "{out}"
+        );
+        // The first removed lines and the first added ones are shown, and the gaps count
+        // the rest exactly.
+        assert!(
+            out.contains("\n+    value_0 = compute(argument, y) + 0\n"),
+            "{out}"
+        );
+        assert_eq!(removed_and_added(&out), (300, 300), "{out}");
     }
 }
