@@ -263,8 +263,9 @@ SUBJECTS = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", 
 def commit_logs(draw: st.DrawFn) -> str:
     """`git log` (with or without `--stat`) or `git log --oneline` of 1 to 300 commits."""
     n = draw(st.integers(1, 300))
-    # A subject that opens with `*` would read as a checksum's binary-mode path.
-    subjects = [draw(SUBJECTS).strip().lstrip("*").strip() or "x" for _ in range(min(n, 5))]
+    # A subject that opens with `*` would read as a checksum's binary-mode path, and one that
+    # opens with a number and `)` as the line number of `git blame -s` (`abc1234 12) code`).
+    subjects = [re.sub(r"^\d+\)", "x", draw(SUBJECTS).strip().lstrip("*").strip()) or "x" for _ in range(min(n, 5))]
     if draw(st.booleans()):
         return "".join(f"{0xABC0000 + c:07x} {subjects[c % len(subjects)]}\n" for c in range(n))
     body = draw(st.integers(0, 12))
