@@ -8,6 +8,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import shapeclip
 from shapeclip import api, fallback
@@ -83,3 +85,28 @@ def test_a_core_answer_over_the_budget_is_answered_like_a_core_failure(
     assert [r.getMessage() for r in caplog.records] == [
         "the native core exceeded the budget; using the pure-Python clip"
     ]
+
+
+# Lines long enough, and enough of them, that most outputs are cut and a cut at a line's end
+# leaves room.
+LINES = st.lists(
+    st.text(
+        st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="\r\n"), min_size=10, max_size=140
+    ),
+    min_size=20,
+    max_size=200,
+)
+
+
+@pytest.mark.skipif(shapeclip.backend() != "native", reason="the native core is not built")
+@given(lines=LINES, budget=st.integers(200, 3000), tool=st.sampled_from(["bash", "read_file", "web_fetch"]))
+def test_a_clip_is_the_same_on_both_backends(lines: list[str], budget: int, tool: str) -> None:
+    # Both split the room, cut at line ends and give back what the cuts left the same way.
+    text = "\n".join(lines) + "\n"
+    native = shapeclip.compress_detailed(text, tool, budget)
+    if native.shape != "clip":
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(api, "_core", None)
+        patch.setattr(api, "_warned", True)
+        assert shapeclip.compress(text, tool, budget) == native.text

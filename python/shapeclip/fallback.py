@@ -236,6 +236,31 @@ def _cut_tail(text: str, room: int) -> int:
     return cut_after(text, at)
 
 
+def _tail_lines_back(text: str, start: int, spare: int) -> int:
+    """Where the tail from `start` starts once it takes the whole lines before it that fit in
+    `spare`; `start` itself when it is no line's start or none fits."""
+    if start == 0 or text[start - 1] != "\n":
+        return start
+    at = start
+    # Only a line with a newline before it in `text` is whole: the first may be a part.
+    while (nl := text.rfind("\n", 0, at - 1)) >= 0 and at - (nl + 1) <= spare:
+        spare -= at - (nl + 1)
+        at = nl + 1
+    return at
+
+
+def _head_lines_on(text: str, end: int, spare: int) -> int:
+    """How long the head of `text[:end]` is once it takes the whole lines after it that fit in
+    `spare`; `end` itself when it is no line's end, none fits, or they leave a colour on."""
+    if end == 0 or text[end - 1] != "\n":
+        return end
+    at = end
+    while (nl := text.find("\n", at)) >= 0 and nl + 1 - at <= spare:
+        spare -= nl + 1 - at
+        at = nl + 1
+    return end if sgr_open(text[:at]) else at
+
+
 class Clipper:
     """A bounded, streaming head+tail clip of text fed in chunks."""
 
@@ -310,6 +335,19 @@ class Clipper:
         head_room = room * head_weight // (head_weight + tail_weight)
         head, reset, tail_room = _head_and_reset(head_text, head_room, room - head_room)
         tail_start = _cut_tail(tail_text, tail_room)
+        # What cutting at line ends left of the room goes back, in whole lines, to the side
+        # with the larger share first, as the native core gives it.
+        spare = max(0, room - len(head) - (len(tail_text) - tail_start) - (len(SGR_RESET) if reset else 0))
+        tail_first = tail_weight >= head_weight
+        for tail_turn in (tail_first, not tail_first):
+            if tail_turn:
+                start = _tail_lines_back(tail_text, tail_start, spare)
+                spare -= tail_start - start
+                tail_start = start
+            elif not reset:
+                end = _head_lines_on(head_text, len(head), spare)
+                spare -= end - len(head)
+                head = head_text[:end]
         tail = tail_text[tail_start:]
         span = self._span(head, tail_text, tail_start, lines)
 

@@ -3,8 +3,9 @@
 //!
 //! The budget pays first for the marker (sized for the widest numbers this input could need),
 //! and the rest is split between head and tail by the tool's profile. Each side is cut at a
-//! line boundary when one is near (wasting at most a quarter of that side's share), and inside
-//! the line otherwise, so a single 50 MB line is still cut, between two characters as a reader
+//! line boundary when one is near (within a quarter of that side's share; what the cut leaves
+//! goes back in whole lines, to the side with the larger share first), and inside the line
+//! otherwise, so a single 50 MB line is still cut, between two characters as a reader
 //! sees them (see [`crate::text::cut`]). A colour the head leaves on is turned off before the marker.
 
 pub mod marker;
@@ -56,11 +57,29 @@ pub fn plan(window: &Window, totals: &Totals, budget: u64, profile: &Profile) ->
     let head_room = room * profile.head_weight / total_weight;
     let mut tail_room = room - head_room;
 
-    let (head, reset) = head_and_reset(&window.head, head_room, &mut tail_room);
+    let (mut head, reset) = head_and_reset(&window.head, head_room, &mut tail_room);
     // The window may hold more than the last `budget + 1` characters, more or fewer depending
     // on how the input was fed; a cut looks at no more, so that a stream cuts where one call does.
     let tail_text = &window.tail[byte_at_char_from_end(&window.tail, budget + 1)..];
-    let tail_start = cut_tail(tail_text, tail_room);
+    let mut tail_start = cut_tail(tail_text, tail_room);
+    // What cutting each side at a line's end left of the room goes back, in whole lines, to
+    // the side with the larger share first. Head and tail then still hold less than the
+    // budget, so less than the input, and never meet.
+    let reset_chars = if reset { char_count(SGR_RESET) } else { 0 };
+    let mut spare =
+        room.saturating_sub(char_count(head) + char_count(&tail_text[tail_start..]) + reset_chars);
+    let tail_first = profile.tail_weight >= profile.head_weight;
+    for tail_turn in [tail_first, !tail_first] {
+        if tail_turn {
+            let start = tail_lines_back(tail_text, tail_start, spare);
+            spare -= char_count(&tail_text[start..tail_start]);
+            tail_start = start;
+        } else if !reset {
+            let longer = head_lines_on(&window.head, head.len(), spare);
+            spare -= char_count(&window.head[head.len()..longer]);
+            head = &window.head[..longer];
+        }
+    }
     let tail = &tail_text[tail_start..];
     let span = omitted_span(head, tail_text, tail_start, totals);
 
@@ -136,6 +155,48 @@ fn cut_tail(text: &str, room: u64) -> usize {
         Some(i) if char_count(&text[at + i..]) >= room - room / 4 => at + i,
         _ => cut_after(text, at),
     }
+}
+
+/// Where the tail starting at `start` of `text` starts once it takes the whole lines before
+/// it that fit in `spare` characters; `start` itself when it is no line's start, or none fits.
+fn tail_lines_back(text: &str, start: usize, spare: u64) -> usize {
+    let bytes = text.as_bytes();
+    if start == 0 || bytes[start - 1] != b'\n' {
+        return start;
+    }
+    let mut at = start;
+    let mut left = spare;
+    // Only a line with a `'\n'` before it in `text` is whole: the first may be a part.
+    while let Some(nl) = memchr::memrchr(b'\n', &bytes[..at - 1]) {
+        let chars = char_count(&text[nl + 1..at]);
+        if chars > left {
+            break;
+        }
+        left -= chars;
+        at = nl + 1;
+    }
+    at
+}
+
+/// How long the head of `text` whose first `end` bytes are shown is once it takes the whole
+/// lines after them that fit in `spare` characters; `end` itself when it is no line's end,
+/// none fits, or they would leave a colour on (its reset was not paid for).
+fn head_lines_on(text: &str, end: usize, spare: u64) -> usize {
+    let bytes = text.as_bytes();
+    if end == 0 || bytes[end - 1] != b'\n' {
+        return end;
+    }
+    let mut at = end;
+    let mut left = spare;
+    while let Some(nl) = memchr::memchr(b'\n', &bytes[at..]).map(|i| at + i) {
+        let chars = char_count(&text[at..=nl]);
+        if chars > left {
+            break;
+        }
+        left -= chars;
+        at = nl + 1;
+    }
+    if sgr_open(&text[..at]) { end } else { at }
 }
 
 fn omitted_span(head: &str, tail_text: &str, tail_start: usize, totals: &Totals) -> Span {

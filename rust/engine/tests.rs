@@ -76,6 +76,36 @@ fn clip_is_within_budget_and_counts_exactly() {
     assert!(text.contains(&marker), "{text}");
 }
 
+/// How many characters the widest marker a clip of 400 lines may need can print more than the
+/// one it shows: digits of its line and character counts.
+const MARKER_SLACK: u64 = 24;
+
+#[test]
+fn a_clip_cut_at_line_ends_leaves_no_room_for_a_line_beside_its_gap() {
+    // Lines of 41 to 120 characters: cutting each side at a line's end leaves room, which
+    // goes back to whichever side a whole line beside the gap fits.
+    let mut input = String::new();
+    for i in 0..400 {
+        let _ = writeln!(input, "line {i:03} {}", "x".repeat(32 + (i * 37) % 80));
+    }
+    let lines: Vec<&str> = input.lines().collect();
+    for budget in (600..4000).step_by(97) {
+        let out = run(&[input.as_bytes()], budget);
+        let used = out.plan.render().chars().count() as u64;
+        assert!(used <= budget, "{budget}");
+        let range = out.plan.omitted[0];
+        // The room is the budget less the widest marker this input could need, which may
+        // print a few digits more than the one shown.
+        for no in [range.first, range.last] {
+            let line = lines[usize::try_from(no).unwrap() - 1].len() as u64 + 1;
+            assert!(
+                used + line + MARKER_SLACK > budget,
+                "{budget}: line {no} fits in {used}"
+            );
+        }
+    }
+}
+
 #[test]
 fn one_huge_line_is_cut_inside() {
     let input = "x".repeat(3_000_000);
