@@ -160,17 +160,20 @@ impl Planner for MatchesPlanner {
         let weights = (profile.head_weight + profile.tail_weight).max(1);
         let total = context.totals.lines;
         // The tail's share is of the room the definitions may leave; the head takes the rest.
-        let first = self.shown_after(0, u64::MAX, room / DEFS_PART, frame.gap_len);
+        let first = cost(
+            &self.shown_after(0, u64::MAX, room / DEFS_PART, frame.gap_len),
+            frame.gap_len,
+        );
         let tail = gapped::tail_lines(
             context.window.last_chars(),
-            (room - cost(&first, frame.gap_len)) * profile.tail_weight / weights,
+            (room - first) * profile.tail_weight / weights,
         );
         let tail_count = tail.lines().count() as u64;
         let first_tail = total + 1 - tail_count;
         let after_tail = room - char_count(tail);
         // Definitions the head shows cost nothing more: what they were set aside leaves the
         // head, which may then show more of them. The head only grows, so this ends.
-        let mut head_room = after_tail.saturating_sub(cost(&first, frame.gap_len));
+        let mut head_room = after_tail.saturating_sub(first);
         let (head, defs) = loop {
             let head = gapped::head_lines(&context.window.head, head_room);
             let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
