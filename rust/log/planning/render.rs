@@ -353,33 +353,33 @@ pub struct Omitted<'a> {
     pub way_back: Option<&'a WayBack>,
 }
 
+/// Where what a closing marker leaves out lies: `at line 7`, or `in lines 7-90`.
+fn place(first: u64, last: u64) -> String {
+    if first == last {
+        format!("at line {}", thousands(first))
+    } else {
+        format!("in lines {}-{}", thousands(first), thousands(last))
+    }
+}
+
 /// The closing marker: once, the whole statement of what was omitted and how to see it, and
 /// what was left out with no marker of its own.
 #[must_use]
 pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
     let mut what = Vec::with_capacity(2);
     if left.blocks > 0 {
-        let place = if left.blocks_first == left.blocks_last {
-            format!("at line {}", thousands(left.blocks_first))
-        } else {
-            format!(
-                "in lines {}-{}",
-                thousands(left.blocks_first),
-                thousands(left.blocks_last)
-            )
-        };
         what.push(format!(
-            "{} error {} (starting {place})",
+            "{} error {} (starting {})",
             thousands(left.blocks),
             if left.blocks == 1 { "block" } else { "blocks" },
+            place(left.blocks_first, left.blocks_last),
         ));
     }
     if left.warnings > 0 {
         what.push(format!(
-            "{} of kinds with no example above (in lines {}-{})",
+            "{} of kinds with no example above ({})",
             plural(left.warnings, "warning", "warnings"),
-            thousands(left.warnings_first),
-            thousands(left.warnings_last)
+            place(left.warnings_first, left.warnings_last),
         ));
     }
     if left.unsorted > 0 {
@@ -429,18 +429,22 @@ pub fn closing(omitted: &Omitted<'_>, left: &LeftOut, tier: Tier) -> String {
     };
     match tier {
         Tier::Full => format!(
-            "[shapeclip: {lines} omitted from this {}output (~{}){left_out}. To see lines {}-{}{any}, {way}{grep}.]\n",
+            "[shapeclip: {lines} omitted from this {}output (~{}){left_out}. To see {}{any}, {way}{grep}.]\n",
             crate::clip::marker::name_words(omitted.tool),
             tokens(omitted.chars),
-            thousands(a),
-            thousands(b),
+            if a == b {
+                format!("line {}", thousands(a))
+            } else {
+                format!("lines {}-{}", thousands(a), thousands(b))
+            },
         ),
         Tier::Short => format!("[shapeclip: {lines} omitted{left_out}; {some} shows some]\n"),
     }
 }
 
 /// The widest closing marker an input of `total_lines` lines and `total_chars` characters
-/// can need; `unsorted` when it has warnings past the kinds kept apart.
+/// can need, when a plan can leave out no more than `most` of each kind (its places are not
+/// read).
 #[must_use]
 pub fn widest_closing(
     total_lines: u64,
@@ -448,18 +452,19 @@ pub fn widest_closing(
     tool: &str,
     way_back: Option<&WayBack>,
     tier: Tier,
-    unsorted: bool,
+    most: &LeftOut,
 ) -> u64 {
     let big = total_lines.max(10);
+    // A range of two lines or more is said with both numbers, each at most `big`: the widest
+    // such pair ends at `big`, one line alone is said with one.
     let left = LeftOut {
-        blocks: big,
-        blocks_first: big,
+        blocks: most.blocks,
+        blocks_first: big - 1,
         blocks_last: big,
-        warnings: big,
-        warnings_first: big,
+        warnings: most.warnings,
+        warnings_first: big - 1,
         warnings_last: big,
-        // Only a log with more kinds of warning than the planner keeps apart can have these.
-        unsorted: if unsorted { big } else { 0 },
+        unsorted: most.unsorted,
     };
     let omitted = Omitted {
         lines: big,
@@ -467,7 +472,7 @@ pub fn widest_closing(
         chars: total_chars.max(40),
         // A stored copy's hint also prints the example's length, as wide as `big` at most.
         example: LineRange {
-            first: big,
+            first: big - 1,
             last: if way_back.is_some() { 2 * big } else { big },
         },
         tool,
@@ -558,6 +563,18 @@ mod tests {
         }
     }
 
+    /// Lines 5-94 of a hundred omitted, as `tool` printed them.
+    fn ninety_of_a_hundred<'a>(tool: &'a str, way_back: Option<&'a WayBack>) -> Omitted<'a> {
+        Omitted {
+            lines: 90,
+            total_lines: 100,
+            chars: 4000,
+            example: LineRange { first: 5, last: 94 },
+            tool,
+            way_back,
+        }
+    }
+
     /// A tool with no name is "this output", as the clip says it, and a file's way back names
     /// the file.
     #[test]
@@ -565,14 +582,7 @@ mod tests {
         let way = WayBack::File {
             path: "build 7.log".into(),
         };
-        let omitted = Omitted {
-            lines: 90,
-            total_lines: 100,
-            chars: 4000,
-            example: LineRange { first: 5, last: 94 },
-            tool: "",
-            way_back: Some(&way),
-        };
+        let omitted = ninety_of_a_hundred("", Some(&way));
         let left = LeftOut {
             blocks: 2,
             blocks_first: 7,
@@ -591,33 +601,70 @@ mod tests {
         );
     }
 
+    /// One line is named as one, for warnings, error blocks and the lines to see: `in lines
+    /// 2-2` reads as a typo.
+    #[test]
+    fn what_is_left_out_on_one_line_is_placed_at_that_line() {
+        let omitted = ninety_of_a_hundred("bash", None);
+        let left = LeftOut {
+            blocks: 1,
+            blocks_first: 7,
+            blocks_last: 7,
+            warnings: 1,
+            warnings_first: 2,
+            warnings_last: 2,
+            ..LeftOut::default()
+        };
+        let closing_of_one = closing(
+            &Omitted {
+                lines: 1,
+                example: LineRange { first: 9, last: 9 },
+                ..omitted
+            },
+            &left,
+            Tier::Full,
+        );
+        assert!(
+            closing_of_one.contains("To see line 9, run"),
+            "{closing_of_one}"
+        );
+        let closing = closing(&omitted, &left, Tier::Full);
+        assert!(
+            closing.contains("1 error block (starting at line 7)")
+                && closing.contains("1 warning of kinds with no example above (at line 2)"),
+            "{closing}"
+        );
+    }
+
     #[test]
     fn widest_closing_bounds_real_ones() {
         for total in [1, 9, 10, 99, 1000, 123_456, 10_000_000] {
-            for tier in [Tier::Full, Tier::Short] {
+            // Every count at its widest, with places of one line and of two or more.
+            let places = [(1, total), (total.max(2) - 1, total), (total, total)];
+            for (tier, (first, last)) in [Tier::Full, Tier::Short]
+                .into_iter()
+                .flat_map(|tier| places.map(|place| (tier, place)))
+            {
                 let left = LeftOut {
                     blocks: total,
-                    blocks_first: 1,
-                    blocks_last: total,
-                    warnings: 1,
-                    warnings_first: 1,
-                    warnings_last: total,
-                    unsorted: 1,
+                    blocks_first: first,
+                    blocks_last: last,
+                    warnings: total,
+                    warnings_first: first,
+                    warnings_last: last,
+                    unsorted: total,
                 };
                 let chars = total * 80;
                 let omitted = Omitted {
                     lines: total,
                     total_lines: total,
                     chars,
-                    example: LineRange {
-                        first: 1,
-                        last: total,
-                    },
+                    example: LineRange { first, last },
                     tool: "bash",
                     way_back: None,
                 };
                 let real = char_count(&closing(&omitted, &left, tier));
-                assert!(real <= widest_closing(total, chars, "bash", None, tier, true));
+                assert!(real <= widest_closing(total, chars, "bash", None, tier, &left));
                 let way = WayBack::Stored {
                     id: "0123456789ab".into(),
                     path: "/s/0123456789ab.out".into(),
@@ -627,7 +674,7 @@ mod tests {
                     ..omitted
                 };
                 let real = char_count(&closing(&stored, &left, tier));
-                assert!(real <= widest_closing(total, chars, "bash", Some(&way), tier, true));
+                assert!(real <= widest_closing(total, chars, "bash", Some(&way), tier, &left));
             }
         }
     }

@@ -76,22 +76,7 @@ pub fn plan(
     budget: u64,
     profile: &Profile,
 ) -> Option<Plan> {
-    let reserve = |tier| {
-        render::widest_closing(
-            totals.lines,
-            totals.chars,
-            &profile.tool,
-            profile.way_back.as_ref(),
-            tier,
-            found.warnings.other > 0,
-        ) + 1
-    };
-    let tier = if reserve(Tier::Full) <= budget / FULL_TIER_PART {
-        Tier::Full
-    } else {
-        Tier::Short
-    };
-    let reserve = reserve(tier);
+    let (tier, reserve) = closing_room(&found, totals, budget, profile);
     let mut sel = Selection::new(budget.checked_sub(reserve)?, totals.lines, found.counts);
     let long = std::mem::take(&mut found.long_lines);
     let fix = |k: &mut Kept| {
@@ -191,6 +176,34 @@ pub fn plan(
         omitted: layout.omitted,
         omitted_chars: layout.omitted_chars,
     })
+}
+
+/// The tier of the closing marker and the room set aside for it, with its newline: the
+/// widest closing the log could need.
+fn closing_room(found: &Found, totals: &Totals, budget: u64, profile: &Profile) -> (Tier, u64) {
+    // The most the closing marker can say was left out: every error block, every warning.
+    let most = LeftOut {
+        blocks: found.evicted.blocks + found.blocks.len() as u64,
+        warnings: found.counts.warnings,
+        unsorted: found.warnings.other,
+        ..LeftOut::default()
+    };
+    let reserve = |tier| {
+        render::widest_closing(
+            totals.lines,
+            totals.chars,
+            &profile.tool,
+            profile.way_back.as_ref(),
+            tier,
+            &most,
+        ) + 1
+    };
+    let tier = if reserve(Tier::Full) <= budget / FULL_TIER_PART {
+        Tier::Full
+    } else {
+        Tier::Short
+    };
+    (tier, reserve(tier))
 }
 
 /// The rest of the budget: the tail going `back` from the shown lines, less runs of lines
