@@ -824,3 +824,68 @@ fn a_count_is_noted_only_while_some_line_it_counts_is_not_shown() {
         assert!(out.contains("[shapeclip: \u{d7}22 in lines 6-"), "{out}");
     }
 }
+
+/// A rustc diagnostic of `n` as cargo prints it: the message, then its place on a line of
+/// its own, then the code frame.
+fn rustc_error(n: usize) -> String {
+    let line = n + 3;
+    format!(
+        "error[E0308]: mismatched types\n  --> src/main.rs:{line}:20\n   |\n{line} |     let x{n}: u32 = \"s{n}\";\n   |              ---   ^^^^^ expected `u32`, found `&str`\n   |              |\n   |              expected due to this\n\n"
+    )
+}
+
+#[test]
+fn a_repeated_rustc_error_shown_keeps_its_place_from_the_line_below() {
+    let mut log = String::from("   Compiling demo v0.1.0 (/tmp/demo)\n");
+    for n in 0..60 {
+        log.push_str(&rustc_error(n));
+    }
+    log.push_str("error: could not compile `demo` (bin \"demo\") due to 60 previous errors\n");
+    for budget in [1200, 2000, 4000] {
+        let (out, shape) = compress(log.as_bytes(), budget, log.len());
+        assert_eq!(shape, Shape::Log);
+        let lines: Vec<&str> = out.lines().collect();
+        let headlines: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with("error[E0308]"))
+            .collect();
+        assert!(headlines.len() > 1, "at {budget}:\n{out}");
+        for i in headlines {
+            assert!(
+                lines
+                    .get(i + 1)
+                    .is_some_and(|l| l.starts_with("  --> src/main.rs:")),
+                "a headline with no place at {budget}:\n{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn repeats_that_name_something_new_are_shown_when_their_places_do_not_fit() {
+    let deep: Vec<String> = (0..8).map(|i| format!("very_long_directory_{i}")).collect();
+    let deep = deep.join("/");
+    let mut log = String::from("   Compiling demo v0.1.0 (/tmp/demo)\n");
+    for n in 0..150 {
+        writeln!(log, "   Compiling dependency_{n} v0.1.{n}").expect("writing to a String");
+    }
+    for kind in 0..6 {
+        for n in 0..2 {
+            let line = 10 * kind + n;
+            write!(
+                log,
+                "error[E040{kind}]: method `m{kind}_{n}` is not a member of trait `T{kind}`\n  --> {deep}/src/lib.rs:{line}:5\n   |\n{line} |     fn m{kind}_{n}(&self) {{}}\n   |     ^^^^^^^^^^^^^^^^^^ not a member of trait `T{kind}`\n\n"
+            )
+            .expect("writing to a String");
+        }
+    }
+    log.push_str("error: could not compile `demo` (lib) due to 12 previous errors\n");
+    // At 2,000 not every error's place fits: the headlines of those whose place does not
+    // still say which method.
+    let (out, _) = compress(log.as_bytes(), 2000, log.len());
+    let named = out.matches("]: method `m").count();
+    let placed = out.matches("  --> very_long_directory_0/").count();
+    assert!(
+        named >= placed + 2,
+        "{named} named, {placed} placed:\n{out}"
+    );
+}

@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, HashSet};
 use super::library;
 use super::render::{self, LeftOut, Omitted, Tier};
 use super::repeats::{drop_told_counts, repeat_note};
-use super::selection::Selection;
+use super::selection::{Selection, places_line_above};
 use crate::log::reading::class::{Class, Counts};
 use crate::log::reading::classify::classify;
 use crate::log::reading::dedup::Dedup;
@@ -333,11 +333,24 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     }
     // Then, as room allows, the headlines of the repeats a count stands for: the same kind of
     // failure in another test still names that test.
+    // A headline whose place is the line below goes with it; alone, only when no line shown
+    // says the same (`cannot find value `x``, not one more `mismatched types`).
+    let mut said: HashSet<String> = sel
+        .shown
+        .values()
+        .map(|(k, _)| k.text.to_string())
+        .collect();
     for &i in &order {
         if let (false, Some((first, key))) = (headed[i], headline(&blocks[i])) {
-            let place = place_before(&blocks[i], first);
-            let lines: Vec<Kept> = place.into_iter().chain([first, key]).cloned().collect();
-            sel.try_add(&lines, "");
+            let before = place_before(&blocks[i], first);
+            let after = place_after(&blocks[i], key);
+            let lines: Vec<Kept> = before.into_iter().chain([first, key]).cloned().collect();
+            let placed: Vec<Kept> = lines.iter().chain(after).cloned().collect();
+            let added = sel.try_add(&placed, "")
+                || (after.is_some() && !said.contains(&*key.text) && sel.try_add(&lines, ""));
+            if added {
+                said.insert(key.text.to_string());
+            }
         }
     }
     for &i in &pieces {
@@ -424,7 +437,17 @@ fn headline_lines(block: &ErrorBlock, first: &Kept, key: &Kept) -> Vec<Kept> {
     } else {
         lines.extend([first.clone(), key.clone()]);
     }
+    lines.extend(place_after(block, key).cloned());
     lines
+}
+
+/// The line right after a block's `key` error line when it is the error's place, as rustc
+/// and ruff print it under the message (`  --> src/main.rs:57:20`): without it, the headline
+/// of one more `error[E0308]: mismatched types` says nothing the count did not.
+fn place_after<'b>(block: &'b ErrorBlock, key: &Kept) -> Option<&'b Kept> {
+    let at = block.lines.iter().position(|k| k.no == key.no)?;
+    let after = block.lines.get(at + 1)?;
+    places_line_above(key, after).then_some(after)
 }
 
 /// The line right before a block's `first` error line when it names the place in the

@@ -37,6 +37,17 @@ struct Undo {
     lengths: Mark,
 }
 
+/// Whether `below` is the line after `above` and gives the place of what `above` says, as
+/// rustc and ruff print a diagnostic's place under its message (`  --> src/main.rs:57:20`).
+pub(super) fn places_line_above(above: &Kept, below: &Kept) -> bool {
+    below.no == above.no + 1
+        && below
+            .text
+            .trim_start()
+            .strip_prefix("--> ")
+            .is_some_and(|place| place.contains(':'))
+}
+
 impl Selection {
     pub fn new(limit: u64, total_lines: u64, counts: Counts) -> Self {
         Selection {
@@ -77,7 +88,8 @@ impl Selection {
         fits
     }
 
-    /// Takes the longest leading part of `lines` that fits, and says how long it is. Taking
+    /// Takes the longest leading part of `lines` that fits and does not end on a message whose
+    /// place is the next line, and says how long it is. Taking
     /// more lines seldom makes the rendering shorter, so a binary search finds a part that
     /// fits and is close to the longest. A part whose lower bound is over the room fails
     /// unmeasured; otherwise the lines join one at a time as far as the search looks, and the
@@ -110,6 +122,11 @@ impl Selection {
             );
             // The whole rendering, measured for the longest part looked at.
             self.check();
+        }
+        // A part does not end on a message whose place is the next line: shown alone, one
+        // more `error[E0308]: mismatched types` says nothing.
+        while fits > 0 && fits < lines.len() && places_line_above(&lines[fits - 1], &lines[fits]) {
+            fits -= 1;
         }
         self.undo(parts[fits].0);
         #[cfg(debug_assertions)]
