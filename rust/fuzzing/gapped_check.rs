@@ -65,9 +65,12 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
             .and_then(|rest| rest.strip_suffix(']'))
             .unwrap_or_else(|| panic!("gap marker {said:?} for {range:?}"));
         assert!(
-            label.is_empty() || plan.shape == Shape::Diff,
+            label.is_empty() || matches!(plan.shape, Shape::Diff | Shape::Listing),
             "label {label:?}"
         );
+        if plan.shape == Shape::Listing && !label.is_empty() {
+            check_tally(label, *range);
+        }
         assert!(
             label.is_empty() || label.starts_with(": "),
             "label {label:?}"
@@ -136,4 +139,35 @@ fn check_closing(text: &str, plan: &Plan, total_lines: u64, closing: &str) {
             )),
         "closing marker {closing:?} for lines {first}-{last}"
     );
+}
+
+/// A listing's gap tallies its paths by directory (`: 12 paths, by directory under src/: a/
+/// 5; b/{* 3, c/ 4}`, or `...: a/ 5; 2 more directories, 7 paths`): the counts add up to the
+/// paths said, no more than the gap's lines.
+fn check_tally(label: &str, range: LineRange) {
+    let (paths, places) = label
+        .strip_prefix(": ")
+        .and_then(|l| l.split_once(", by directory"))
+        .unwrap_or_else(|| panic!("tally {label:?}"));
+    let said = number(paths.split(' ').next().expect("a count"));
+    let places = places.rsplit_once(": ").map_or(places, |(_, p)| p);
+    // The directories not named are counted last: `; 5 more directories, 841 paths`.
+    let (places, others) = match places.rsplit_once("; ") {
+        Some((named, rest)) if rest.contains(" more director") => {
+            let (_, paths) = rest.split_once(", ").expect("their paths");
+            (named, number(paths.split(' ').next().expect("a count")))
+        }
+        _ => (places, 0),
+    };
+    let counted: u64 = others
+        + places
+            .split("; ")
+            .flat_map(|p| p.split(", "))
+            .map(|place| {
+                let count = place.rsplit_once(' ').expect("a count").1;
+                number(count.trim_end_matches('}'))
+            })
+            .sum::<u64>();
+    assert_eq!(counted, said, "tally {label:?}");
+    assert!(said <= range.len(), "tally {label:?} of {range:?}");
 }

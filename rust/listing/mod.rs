@@ -9,7 +9,8 @@
 //! share of its first entries, directories an agent rarely opens first (tests, fixtures,
 //! vendored code, build outputs, caches, version control, docs, see [`line::is_noise`]) less
 //! ([`map`]). A map that would name fewer paths than the listing's first lines is not made:
-//! those lines are shown, and the rest is one gap. Rows a search tool already summarised are
+//! those lines are shown, and the rest is one gap, whose marker says by directory where the
+//! paths it holds are when there are many ([`tally`]). Rows a search tool already summarised are
 //! no tree: they are shown by rank ([`rows`]). What a plan does not show is exact gaps, and the
 //! closing marker counts them all ([`crate::gapped`]). An output is a listing when it has ten
 //! listing lines and nine lines in ten read as one, besides a header and a footer line.
@@ -17,7 +18,9 @@
 mod line;
 mod map;
 mod rows;
+mod tally;
 
+use crate::gapped::marker::labelled_gap;
 use crate::gapped::{self, Frame, WholeLines};
 use crate::plan::{LineRange, Plan, Shape};
 use crate::planner::{Context, Planner};
@@ -26,6 +29,7 @@ use crate::text::char_count;
 use line::Kind;
 use map::Group;
 use rows::Rows;
+use tally::Tally;
 
 /// Listing lines a listing must have before the planner believes it.
 const MIN_LINES: u64 = 10;
@@ -35,6 +39,15 @@ const MIN_BUDGET: u64 = 400;
 /// after its last path: what a command run after the listing printed (`ls -R && grep ...`),
 /// or the tool's own verdict.
 const FOOTER_PART: u64 = 8;
+/// A listing shown as its first lines gives at most this part (1/n) of its budget, and at
+/// most [`TALLY_MAX`] characters, to the marker that tallies the paths it leaves out by
+/// directory: a few dozen directories tell where the rest is, and each path more is a path
+/// less shown.
+const TALLY_PART: u64 = 16;
+const TALLY_MAX: u64 = 480;
+/// A listing is tallied when its first lines show less than this part (1/n) of it: of a
+/// smaller one, the first lines are most of what an agent looks for.
+const TALLY_AFTER: u64 = 8;
 
 /// Watches an output for the shape of a listing, keeping its groups within bounds set by the
 /// budget: at most one group per sixteen characters of it (each shown group takes a gap marker
@@ -57,6 +70,8 @@ pub struct ListingPlanner {
     rows: Rows,
     /// More groups than any map could show: none are kept.
     too_many_groups: bool,
+    /// Every path, by directory, while no line is a heading.
+    tally: Tally,
     /// Not a listing: the planner has stopped.
     declined: bool,
 }
@@ -105,6 +120,20 @@ impl WholeLines for ListingPlanner {
         if !self.too_many_groups {
             self.group(no, text, kind);
         }
+        if matches!(kind, Kind::Heading(_)) {
+            self.tally.stop();
+        }
+        if let Some(dir) = tally_dir(kind) {
+            self.tally.add(dir);
+        }
+    }
+}
+
+/// The directory a tally counts a line of kind `kind` in: a path's own.
+fn tally_dir(kind: Kind<'_>) -> Option<&str> {
+    match kind {
+        Kind::Entry(dir) => Some(dir),
+        Kind::Heading(_) | Kind::Counted(..) | Kind::Blank | Kind::Other => None,
     }
 }
 
@@ -192,8 +221,15 @@ impl ListingPlanner {
     }
 }
 
-/// The listing's first `count` lines, `head`, its last lines, `tail`, and one gap between.
-fn head_and_tail(frame: &Frame<'_>, head: &str, count: u64, tail: &str) -> Option<Plan> {
+/// The listing's first `count` lines, `head`, its last lines, `tail`, and one gap between,
+/// whose marker says `label` (empty, or `": ..."`) on a line of its own.
+fn head_and_tail(
+    frame: &Frame<'_>,
+    head: &str,
+    count: u64,
+    tail: &str,
+    label: &str,
+) -> Option<Plan> {
     let total = frame.context.totals.lines;
     let tail_count = tail.lines().count() as u64;
     (count > 0 && count + tail_count < total).then_some(())?;
@@ -206,7 +242,8 @@ fn head_and_tail(frame: &Frame<'_>, head: &str, count: u64, tail: &str) -> Optio
         ));
     }
     let (omitted, segments) = gapped::layout(&pieces, total);
-    frame.plan(omitted, segments)
+    let labels = vec![label.to_owned(); omitted.len()];
+    frame.plan_labelled(omitted, segments, &labels)
 }
 
 /// The plan that shows `lines` (numbers and text, in order) and omits the rest.
@@ -255,6 +292,7 @@ impl Planner for ListingPlanner {
             last_listing: 0,
             rows: Rows::new(room),
             too_many_groups: false,
+            tally: Tally::default(),
             declined: false,
         }
     }
@@ -287,11 +325,41 @@ impl Planner for ListingPlanner {
                 }
             }
         }
-        head_and_tail(&frame, head, head_count, tail)
+        self.tallied(context)
+            .or_else(|| head_and_tail(&frame, head, head_count, tail, ""))
     }
 }
 
 impl ListingPlanner {
+    /// The listing's first lines, and on the marker of the gap after them the tally of the
+    /// paths it holds by directory, in at most [`TALLY_PART`] of the budget; `None` where the
+    /// tally says nothing (the paths left out are in one directory) or does not fit.
+    fn tallied(&mut self, context: &Context<'_>) -> Option<Plan> {
+        if context.totals.chars < TALLY_AFTER * self.room {
+            return None;
+        }
+        let frame = Frame::new(context, self.room, Shape::Listing);
+        let tally_room = (self.room / TALLY_PART).min(TALLY_MAX);
+        let room = frame
+            .budget
+            .checked_sub(frame.closing_len + frame.gap_len + tally_room)?;
+        let tail = self.footer(context, room / FOOTER_PART);
+        let head = gapped::head_lines(&context.window.head, room - char_count(tail));
+        let head_count = memchr::memchr_iter(b'\n', head.as_bytes()).count() as u64;
+        for line in head.lines() {
+            if let Some(dir) = tally_dir(line::kind(line)) {
+                self.tally.remove(dir);
+            }
+        }
+        let gap = LineRange {
+            first: head_count + 1,
+            last: context.totals.lines - tail.lines().count() as u64,
+        };
+        let bare = char_count(&labelled_gap(gap, "")) + 1;
+        let label = self.tally.label(tally_room.checked_sub(bare)?)?;
+        head_and_tail(&frame, head, head_count, tail, &label)
+    }
+
     /// The plan of a map that names at least as many paths as the listing's first
     /// `head_count` lines, made in the room the `footer` leaves and shown with it where it
     /// fits (without it otherwise); `None` when no map names as many.

@@ -2,6 +2,7 @@ use std::fmt::Write;
 
 use super::*;
 use crate::engine::Engine;
+use crate::markers::thousands;
 use crate::planner::Budget;
 use crate::profile::Profile;
 
@@ -88,14 +89,85 @@ fn a_map_naming_fewer_paths_than_the_first_lines_is_not_made() {
     }
     let out = listed(&text, 2000);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(
-        text.starts_with(&lines[..lines.len() - 1].join("\n")),
+    let n = lines.len();
+    assert!(text.starts_with(&lines[..n - 2].join("\n")), "{out}");
+    // The gap's marker names the largest directories it holds that fit, and counts the rest.
+    let shown = n as u64 - 2;
+    assert_eq!(
+        lines[n - 2],
+        format!(
+            "[lines {}-1600 omitted: 1,{} paths, by directory under src/: b/ 200; c/ 200; d/ 200; 5 more directories, {} paths]",
+            shown + 1,
+            600 - shown,
+            1000 - shown
+        ),
         "{out}"
     );
+    assert!(lines[n - 1].starts_with("[shapeclip: lines "), "{out}");
+}
+
+#[test]
+fn the_paths_a_listing_leaves_out_are_tallied_by_directory_down_to_what_fits() {
+    // `find src -name '*.java'` of a project with packages of classes and of tests.
+    let mut text = String::new();
+    let packages = [
+        ("core", 120),
+        ("core/io", 60),
+        ("core/util", 40),
+        ("ser", 90),
+    ];
+    for (kind, scale) in [("main", 1), ("test", 2)] {
+        for (package, count) in packages {
+            for i in 0..count * scale {
+                writeln!(
+                    text,
+                    "./src/{kind}/java/com/example/{package}/Class{i}.java"
+                )
+                .unwrap();
+            }
+        }
+    }
+    let total = text.lines().count();
+    // (At 16,000 a map names every directory.)
+    for budget in [2000, 4000] {
+        let out = listed(&text, budget);
+        let shown = out.lines().filter(|l| l.starts_with("./src/")).count();
+        let tally = out
+            .lines()
+            .find(|l| l.contains(" paths, by directory under ./src/: "))
+            .unwrap_or_else(|| panic!("no tally at {budget}:\n{out}"));
+        assert!(tally.chars().count() as u64 <= budget / 16, "{tally}");
+        let said: usize = tally
+            .split_once(" under ./src/: ")
+            .map(|(_, places)| places.trim_end_matches(']'))
+            .unwrap()
+            .split("; ")
+            .flat_map(|places| places.split(", "))
+            .map(|place| {
+                let count = place.rsplit_once(' ').unwrap().1.trim_end_matches('}');
+                count.replace(',', "").parse::<usize>().unwrap()
+            })
+            .sum();
+        assert_eq!(said, total - shown, "{tally}");
+        assert!(
+            tally.contains(&format!(
+                "omitted: {} paths, by directory",
+                thousands(total as u64 - shown as u64)
+            )),
+            "{tally}"
+        );
+    }
+    // At 4,000 the largest directories are split: a package's classes are told from its
+    // subpackages'.
+    let out = listed(&text, 4000);
     assert!(
-        lines[lines.len() - 1].starts_with("[shapeclip: lines "),
+        out.contains("test/java/com/example/core/{* 240, io/ 120, util/ 80}"),
         "{out}"
     );
+    // Where the first lines show an eighth of the listing or more, they have the room.
+    let small: String = text.split_inclusive('\n').take(150).collect();
+    let out = listed(&small, 2000);
+    assert!(!out.contains("paths, by directory"), "{out}");
 }
 
 #[test]

@@ -116,6 +116,14 @@ CASES = {
     "find_packages_with_pycache_stdlib": Case(
         "bash", "listing", ["find", "asyncio", "email", "json", "xml", "concurrent", "-type", "f"], "stdlib"
     ),
+    # Every module of the library, outside its tests: paths in more directories than a map can
+    # show at small budgets, where the gap after the first lines tallies them by directory.
+    "find_py_files_stdlib": Case(
+        "bash",
+        "listing",
+        ["find", ".", "-name", "*.py", "-not", "-path", "./test/*", "-not", "-path", "*/site-packages/*"],
+        "stdlib",
+    ),
     "ls_r_packages_stdlib": Case("bash", "listing", ["ls", "-R", "asyncio", "email", "json", "xml"], "stdlib"),
     # Rows a search tool summarised, `PATH (N matches)` between the header and footer SWE-agent's
     # `search_dir` prints, made from `grep -c` over the packages (their `__pycache__` included).
