@@ -45,8 +45,8 @@ const FOOTER_PART: u64 = 8;
 /// less shown.
 const TALLY_PART: u64 = 16;
 const TALLY_MAX: u64 = 480;
-/// A listing is tallied when its first lines show less than this part (1/n) of it: of a
-/// smaller one, the first lines are most of what an agent looks for.
+/// A listing is tallied when its budget is less than this part (1/n) of it: of a smaller one,
+/// the first lines show much of what an agent looks for.
 const TALLY_AFTER: u64 = 8;
 
 /// Watches an output for the shape of a listing, keeping its groups within bounds set by the
