@@ -314,8 +314,11 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
 /// the quoted code and what they say (``    |     ^^^^^ help: try: `Class::Error` ``), a span's
 /// bars (`   | |_____^`). rustc and ruff indent the gutter by the width of the line numbers.
 fn under_gutter(body: &str) -> bool {
+    if !body.starts_with(' ') {
+        return false;
+    }
     let rest = body.trim_start_matches(' ');
-    rest.len() < body.len() && (rest == "|" || rest.starts_with("| "))
+    rest == "|" || rest.starts_with("| ")
 }
 
 /// Whether `t` (trimmed) is a line of a code frame, a source line quoted under its number in a
