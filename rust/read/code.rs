@@ -204,6 +204,12 @@ pub fn is_filler(line: &str) -> bool {
     code.is_empty() || code == b"#" || COMMENTS.iter().any(|c| code.starts_with(c))
 }
 
+/// Whether `line` is blank after the line number a viewer may print.
+#[must_use]
+pub fn is_blank(line: &str) -> bool {
+    past_line_number(line.as_bytes()).trim_ascii().is_empty()
+}
+
 /// Whether `line` is an import of one line, after the line number a viewer may print and
 /// the indentation: `import a.b;`, `from a import b`, `use a::b;`, `#include <a.h>`,
 /// `package a;`. (The lines inside a bracketed import are not told from code.)

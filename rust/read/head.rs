@@ -35,6 +35,8 @@ struct Run {
     /// Whether `lines` holds every line of the run so far: once one is left out, so are the
     /// rest, so that what is kept is always the run's beginning.
     taking: bool,
+    /// Whether the run's lines are imports rather than comments, once one is not blank.
+    imports: Option<bool>,
 }
 
 impl Run {
@@ -113,14 +115,31 @@ impl Head {
             return;
         }
         let kept = Line::new(line);
-        if self.filler.is_filler(line.text) || code::is_import(line.text) {
+        let import = code::is_import(line.text);
+        if self.filler.is_filler(line.text) || import {
+            // Imports and comments make runs of their own, blank lines joining either: a
+            // folded run shows its first lines, and those of a doc comment after the imports
+            // say what the file is for.
+            let blank = !import && code::is_blank(line.text);
+            if !blank
+                && self
+                    .run
+                    .as_ref()
+                    .is_some_and(|run| run.imports.is_some_and(|i| i != import))
+            {
+                self.close_run();
+            }
             let run = self.run.get_or_insert_with(|| Run {
                 last: line.no,
                 chars: 0,
                 lines: Vec::new(),
                 lines_chars: 0,
                 taking: true,
+                imports: None,
             });
+            if !blank {
+                run.imports.get_or_insert(import);
+            }
             run.last = line.no;
             run.chars += kept.chars + 1;
             let cost = kept.chars + 1;
@@ -162,6 +181,8 @@ impl Head {
             folded: Vec::new(),
         };
         let mut spent = 0;
+        // Folded runs next to each other (imports, then a doc comment) share one marker.
+        let mut after_fold = false;
         // A read that ends in filler (or was cut there) ends with a run still open.
         let open = self.run.iter().map(ItemRef::Run);
         for item in self.items.iter().map(ItemRef::from).chain(open) {
@@ -173,16 +194,21 @@ impl Head {
                     }
                     shown.lines.push(line);
                     shown.last = line.no;
+                    after_fold = false;
                 }
                 ItemRef::Run(run) if !run.whole() || run.chars > 2 * gap_len => {
-                    spent += gap_len;
+                    if !after_fold {
+                        spent += gap_len;
+                    }
                     if spent > room {
                         break;
                     }
                     shown.last = run.last;
                     shown.folded.push((&run.lines, run.chars));
+                    after_fold = true;
                 }
                 ItemRef::Run(run) => {
+                    after_fold = false;
                     spent += run.chars;
                     if spent > room {
                         break;

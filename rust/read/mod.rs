@@ -434,25 +434,33 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
             chars,
         })
         .collect();
-    plan_revealing(frame, pieces, &folded)
+    plan_revealing(frame, &pieces, &folded)
 }
 
 /// The plan that shows `pieces` (line ranges with their text, in order) and, where it leaves
 /// room, the first lines of the `folded` runs of filler that it omits.
 fn plan_revealing<'p>(
     frame: &Frame<'_>,
-    mut pieces: Vec<(u64, u64, &'p str)>,
+    pieces: &[(u64, u64, &'p str)],
     folded: &[Folded<'p>],
 ) -> Option<Plan> {
     let total_lines = frame.context.totals.lines;
-    let (omitted, segments) = gapped::layout(&pieces, total_lines);
+    let (omitted, segments) = gapped::layout(pieces, total_lines);
     let plan = frame.plan(omitted, segments)?;
     let spare = frame.budget.saturating_sub(char_count(&plan.render()));
-    if !reveal(folded, spare, frame.gap_len, &mut pieces) {
-        return Some(plan);
+    // First as if no revealed run split a marker, which most do not; where one did and the
+    // plan no longer fits, again with each split's marker counted.
+    for count_splits in [false, true] {
+        let mut revealed = pieces.to_vec();
+        if !reveal(folded, spare, frame.gap_len, count_splits, &mut revealed) {
+            break;
+        }
+        let (omitted, segments) = gapped::layout(&revealed, total_lines);
+        if let Some(fits) = frame.plan_if_fits(omitted, segments) {
+            return Some(fits);
+        }
     }
-    let (omitted, segments) = gapped::layout(&pieces, total_lines);
-    frame.plan_if_fits(omitted, segments).or(Some(plan))
+    Some(plan)
 }
 
 /// A run of filler a plan omits: its first lines (all of them, or as many as were kept) and
@@ -471,6 +479,7 @@ fn reveal<'p>(
     folded: &[Folded<'p>],
     spare: u64,
     gap_len: u64,
+    count_splits: bool,
     pieces: &mut Vec<(u64, u64, &'p str)>,
 ) -> bool {
     let shown =
@@ -499,15 +508,20 @@ fn reveal<'p>(
             }
             let lines = &rest[..portion];
             let folded_after = run.chars - revealed - cost;
+            // A run's first lines after a line no piece shows (the end of a folded run before
+            // it) split the marker the two runs shared in two.
+            let split =
+                count_splits && at == 0 && lines[0].no > 1 && !shown(lines[0].no - 1, pieces);
+            let price = cost + if split { gap_len } else { 0 };
             if portion == 0
-                || cost > left
+                || price > left
                 || (folded_after > 0 && folded_after <= gap_len)
                 || lines.iter().any(|l| shown(l.no, pieces))
             {
                 *state = None;
                 continue;
             }
-            left -= cost;
+            left -= price;
             *state = Some((at + portion, revealed + cost));
             pieces.extend(lines.iter().map(|l| (l.no, l.end(), l.text.as_str())));
             progressed = true;

@@ -155,14 +155,52 @@ fn documented_source(functions: usize) -> String {
 }
 
 #[test]
+fn a_doc_comment_after_imports_shows_its_first_lines_when_folded() {
+    // A viewer's window on an enum with imports, a doc comment, and a doc comment on each
+    // constant.
+    let mut lines = vec!["package com.example.parse;".to_owned(), String::new()];
+    lines.extend((0..6).map(|i| format!("import com.example.parse.support.Helper{i:02};")));
+    lines.push(String::new());
+    lines.push("/**".to_owned());
+    lines.push(" * Reads the tokens of a document into a tree of nodes, one pass each.".to_owned());
+    lines.extend(
+        (0..8).map(|i| format!(" * More of what the class does, line {i} of its doc comment.")),
+    );
+    lines.extend([" */", "public enum Feature implements Toggle", "{"].map(str::to_owned));
+    for i in 0..20 {
+        lines.push("    /**".to_owned());
+        lines.push(format!(
+            "     * Feature number {i}: what it turns on, and what it costs."
+        ));
+        lines.push("     * Its default is given below.".to_owned());
+        lines.push("     */".to_owned());
+        lines.push(format!("    FEATURE_NUMBER_{i:02}(true),"));
+        lines.push(String::new());
+    }
+    let mut text = String::from("[File: /repo/src/Feature.java (400 lines total)]\n");
+    for (i, line) in lines.iter().take(100).enumerate() {
+        writeln!(text, "{}:{line}", i + 1).unwrap();
+    }
+    text.push_str("(300 more lines below)\n");
+    let (out, _) = read(&text, 2000);
+    // The imports and the doc comment after them are runs of their own, and each shows its
+    // first lines: the doc comment's say what the enum is for.
+    assert!(out.contains("[lines 2-9 omitted]"), "{out}");
+    assert!(
+        out.contains("10:/**\n11: * Reads the tokens of a document into a tree of nodes"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_cut_read_folds_its_licence_header_and_docstrings_to_show_more_code() {
     let text = documented_source(40);
     let (out, shape) = read(&text, 2000);
     assert_eq!(shape, Shape::Read);
-    // The licence and the import after it are one run of filler, whose first line the room
-    // left over shows.
+    // The licence is a run of filler of its own, folded; the import after it, too short to
+    // fold, is shown.
     assert!(
-        out.starts_with("# Licence line 0: terms that every copy of the file carries.\n[lines 2-17 omitted]\ndef function_000"),
+        out.starts_with("[lines 1-15 omitted]\nimport os\n\ndef function_000"),
         "{out}"
     );
     // Before the closing marker (the tail may end inside a docstring), no docstring line: the
@@ -561,4 +599,39 @@ fn room_left_by_a_long_folded_run_shows_more_of_it() {
         // What a run shows is its beginning: never a blank line of it between two markers.
         assert!(!out.contains("]\n\n["), "{out}");
     }
+}
+
+#[test]
+fn a_revealed_run_after_a_folded_one_pays_for_the_marker_it_splits() {
+    let line = |no: u64, text: &str| Line {
+        no,
+        lines: 1,
+        text: text.to_owned(),
+        chars: char_count(text),
+    };
+    // A docstring (lines 1-60), then imports (61-70), folded as one marker; code after them.
+    let doc = [line(1, "\"\"\"Parses header values into tokens.")];
+    let imports = [line(61, "import re"), line(62, "import sys")];
+    let folded = [
+        Folded {
+            lines: doc.iter().collect(),
+            chars: 3000,
+        },
+        Folded {
+            lines: imports.iter().collect(),
+            chars: 200,
+        },
+    ];
+    let code = (71, 80, "def parse(value):");
+    let gap_len = 30;
+    // Room for the docstring's first line and the imports' first, but not for a second marker.
+    let spare = doc[0].chars + 1 + imports[0].chars + 1 + 5;
+    let shown = |count_splits: bool| {
+        let mut pieces = vec![code];
+        reveal(&folded, spare, gap_len, count_splits, &mut pieces);
+        pieces.iter().map(|p| p.0).collect::<Vec<_>>()
+    };
+    assert_eq!(shown(false), [1, 61, 71]);
+    // Counted, the imports' first line would split the marker between the runs in two.
+    assert_eq!(shown(true), [1, 71]);
 }

@@ -75,5 +75,5 @@ pub(super) fn plan(frame: &Frame<'_>, all: &[(Line, bool)]) -> Option<Plan> {
             chars,
         })
         .collect();
-    super::plan_revealing(frame, pieces, &folded)
+    super::plan_revealing(frame, &pieces, &folded)
 }
