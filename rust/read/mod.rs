@@ -47,6 +47,8 @@ const DEFS_PERCENT: u64 = 15;
 /// Percent of the room for the middle of a viewer's window positioned inside a file
 /// ([`window`]), instead of definitions.
 const MIDDLE_PERCENT: u64 = 25;
+/// The same for a window that shows an edit, which the viewer centred on the edited lines.
+const EDIT_MIDDLE_PERCENT: u64 = 35;
 /// Below this budget a read is clipped: there is no room for more than one cut.
 const MIN_BUDGET: u64 = 400;
 /// Distinct definitions counted at most (see [`ReadPlanner::declared`]); more say no more.
@@ -350,7 +352,9 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
     let totals = frame.context.totals;
     let window = frame.context.window;
     let room = frame.budget.checked_sub(frame.closing_len + 1)?;
-    let (middle_percent, defs_percent) = if planner.window.positioned() {
+    let (middle_percent, defs_percent) = if planner.window.shows_edit() {
+        (EDIT_MIDDLE_PERCENT, 0)
+    } else if planner.window.positioned() {
         (MIDDLE_PERCENT, 0)
     } else {
         (0, DEFS_PERCENT)

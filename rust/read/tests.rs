@@ -353,6 +353,30 @@ fn a_window_positioned_inside_a_file_keeps_its_middle() {
     assert!(out.ends_with("(700 more lines below)"), "{out}");
 }
 
+/// A viewer centres the window it shows after an edit on the edited lines, and says so below
+/// it: more of the window's middle is kept than for a window pointed at a line.
+#[test]
+fn a_window_that_shows_an_edit_keeps_more_of_its_middle() {
+    let middle = |text: &str| {
+        let (out, _) = read(text, 2000);
+        assert!(char_count(&out) <= 2000, "{out}");
+        (1230..1275)
+            .filter(|no| out.contains(&format!("\n{no}:    value_{no} ")))
+            .count()
+    };
+    let pointed = window(1201);
+    let edited = format!(
+        "{pointed}\nFile updated. Please review the changes and make sure they are correct \
+         (correct indentation, no duplicate lines, etc). Edit the file again if necessary."
+    );
+    let bracketed = format!(
+        "{pointed}\n[File updated. Please review the changes and make sure they are correct \
+         (correct indentation, no duplicate lines, etc). Edit the file again if necessary.]"
+    );
+    assert!(middle(&edited) > middle(&pointed));
+    assert_eq!(middle(&bracketed), middle(&edited));
+}
+
 /// A viewer does not show past a file's end, so a window that reaches it was pointed at a line
 /// in its lower part: its last lines get half the room.
 #[test]

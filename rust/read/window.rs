@@ -1,9 +1,10 @@
 //! A viewer's window positioned inside a file: the view that SWE-agent-style windowed viewers
 //! print (`[File: PATH (N lines total)]`, `(M more lines above)`, then numbered lines `K:text`
-//! and `(L more lines below)`). Such a viewer puts the line it was pointed at in the upper
-//! half of its window (SWE-agent's `open FILE LINE` and `goto LINE` a sixth of the way down,
-//! its `edit` in the middle), so when the window is cut, the lines around its middle are kept
-//! as well as its head: between them they hold where the agent was looking.
+//! and `(L more lines below)`). Such a viewer puts the line it was pointed at a sixth of the
+//! way down its window (SWE-agent's `open FILE LINE` and `goto LINE`), where a cut window's
+//! head reaches; after an edit it centres the window on the edited lines and says so below it
+//! (`File updated. Please review the changes ...`), so a cut window that shows an edit keeps
+//! the lines around its middle as well as its head ([`Window::shows_edit`]).
 //!
 //! Unless the file ends first: a viewer does not show past the file's last line, so a window
 //! that reaches it (no `(L more lines below)`) was pointed at a line further down, anywhere in
@@ -27,6 +28,8 @@ pub(super) struct Window {
     lines: Option<Vec<Line>>,
     /// The number of the `(M more lines above)` line, once seen.
     above: Option<u64>,
+    /// Whether the viewer said after the window that it shows an edit.
+    edited: bool,
     chars: u64,
     room: u64,
 }
@@ -40,6 +43,14 @@ fn says_lines(text: &str, where_: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// Whether `text` is what SWE-agent's and `OpenHands`' viewers print after the window that shows
+/// an edit, `File updated. Please review the changes ...` (`OpenHands` in brackets).
+fn says_edited(text: &str) -> bool {
+    text.strip_prefix('[')
+        .unwrap_or(text)
+        .starts_with("File updated. Please review the changes")
+}
+
 /// Whether `text` starts with a viewer's line number, `K:`.
 fn is_numbered(text: &str) -> bool {
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
@@ -51,6 +62,7 @@ impl Window {
         Window {
             lines: Some(Vec::new()),
             above: None,
+            edited: false,
             chars: 0,
             room,
         }
@@ -67,6 +79,7 @@ impl Window {
             None => line.no <= HEADER_LINES,
             Some(above) => line.no > above + 1 || is_numbered(line.text),
         };
+        self.edited |= self.above.is_some() && says_edited(line.text);
         let kept = Line::new(line);
         self.chars += kept.chars + 1;
         if !positioned || !whole || self.chars > self.room.saturating_mul(MAX_ROOMS) {
@@ -88,6 +101,12 @@ impl Window {
     /// Whether the read is a window positioned inside a file.
     pub(super) fn positioned(&self) -> bool {
         self.lines.is_some() && self.above.is_some()
+    }
+
+    /// Whether the read is a window positioned inside a file that the viewer centred on an
+    /// edit: the lines around its middle are the edited ones.
+    pub(super) fn shows_edit(&self) -> bool {
+        self.positioned() && self.edited
     }
 
     /// Whether the read is a window positioned inside a file that reaches the file's end: no
