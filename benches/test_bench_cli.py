@@ -43,6 +43,7 @@ import pytest
 
 import shapeclip
 from gen_logs import build_log
+from shapeclip.batch import usable_cores
 
 GIGABYTE = 1_000_000_000
 BUDGET = 16_000
@@ -192,7 +193,7 @@ def test_a_gigabyte_through_the_cli(big_file: Path) -> None:
             f"{best[name] / core:.2f}x the core, CPU {cpu[name]:.2f} s, peak {peaks[name]:.1f} MiB"
         )
     # Where the core and the pipe's own work share the cores, neither can finish sooner.
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = usable_cores()
     floor = max(core, (cpu["in-process"] + cpu["pipe alone"]) / cores)
     print(
         f"  {'pipe alone':<22} {best['pipe alone']:6.2f} s, CPU {cpu['pipe alone']:.2f} s: with the core's CPU, "

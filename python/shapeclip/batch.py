@@ -202,6 +202,12 @@ def _received(block: list[str], future: Future[list[_Sent]]) -> Iterator[Line]:
         yield Line(unchanged(given) if text is None else text, conversation, chars_in, chars_out, why)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: those it is pinned to where the system says
+    (`taskset`, a container's CPU set), else the machine's."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def _start_method() -> BaseContext:
     """Forking starts a worker in milliseconds, where a fresh interpreter takes about 90 ms to
     import the package; but it is safe only on Linux, and only while this process runs no

@@ -9,7 +9,7 @@ import os
 import sys
 
 from . import batch_ranges
-from .batch import Tally, write_lines
+from .batch import Tally, usable_cores, write_lines
 from .cli_numbers import positive
 from .messages import DEFAULT_MESSAGE_BUDGET
 
@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--workers",
         type=positive("processes"),
-        default=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1,
+        default=usable_cores(),
         help="processes compressing conversations at once (default: the cores this process may use)",
     )
     return parser
