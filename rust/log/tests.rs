@@ -889,3 +889,75 @@ fn repeats_that_name_something_new_are_shown_when_their_places_do_not_fit() {
         "{named} named, {placed} placed:\n{out}"
     );
 }
+
+/// Node's test runner as TAP: `cases` tests, those in `failing` thrown at, each failure's
+/// message a YAML block under `error: |-`, and the closing counts.
+fn node_tap(cases: usize, failing: &[usize]) -> String {
+    let mut log = String::from("TAP version 13\n");
+    for i in 0..cases {
+        let n = i + 1;
+        writeln!(log, "# Subtest: case {i}").expect("writing to a String");
+        if failing.contains(&i) {
+            write!(
+                log,
+                "not ok {n} - case {i}\n  ---\n  duration_ms: 0.5\n  location: '/src/t.mjs:4:3'\n  failureType: 'testCodeFailure'\n  error: |-\n    mismatch in case {i}\n    \n    {i} !== {n}\n    \n  code: 'ERR_ASSERTION'\n  stack: |-\n"
+            )
+            .expect("writing to a String");
+            for depth in 0..6 {
+                writeln!(
+                    log,
+                    "    Test.run{depth} (node:internal/test_runner/test:{depth}:25)"
+                )
+                .expect("writing to a String");
+            }
+            log.push_str("  ...\n");
+        } else {
+            writeln!(log, "ok {n} - case {i}\n  ---\n  duration_ms: 0.1\n  ...")
+                .expect("writing to a String");
+        }
+    }
+    writeln!(
+        log,
+        "1..{cases}\n# tests {cases}\n# pass {}\n# fail {}\n# cancelled 0\n# todo 0",
+        cases - failing.len(),
+        failing.len()
+    )
+    .expect("writing to a String");
+    log
+}
+
+/// TAP's `not ok` lines report failures, though no error word says so: a run with many of
+/// them is a log (it was one only while its `# fail N` outnumbered them, read as an error).
+#[test]
+fn a_tap_run_with_many_failures_is_a_log() {
+    let log = node_tap(300, &[20, 90, 150, 200, 260]);
+    let (out, shape) = compress(log.as_bytes(), 4000, log.len());
+    assert_eq!(shape, Shape::Log, "{out}");
+    for i in [20, 260] {
+        assert!(
+            out.contains(&format!("mismatch in case {i}\n")),
+            "case {i}:\n{out}"
+        );
+    }
+}
+
+/// The closing `# fail 2` is the runner's count, not the last failure: the last failure's
+/// block comes first, and each headline that only announces its message (`error: |-`) shows
+/// the message's first line.
+#[test]
+fn the_last_tap_failure_goes_before_the_first_and_each_shows_its_message() {
+    let log = node_tap(120, &[77, 101]);
+    let (out, shape) = compress(log.as_bytes(), 2000, log.len());
+    assert_eq!(shape, Shape::Log, "{out}");
+    assert!(
+        out.contains("Test.run5 (node:internal/test_runner/test:5:25)\n  ...\n"),
+        "{out}"
+    );
+    for i in [77, 101] {
+        assert!(
+            out.contains(&format!("  error: |-\n    mismatch in case {i}\n")),
+            "case {i}:\n{out}"
+        );
+    }
+    assert!(out.contains("# fail 2\n"), "{out}");
+}

@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, HashSet};
 use super::library;
 use super::render::{self, LeftOut, Omitted, Tier};
 use super::repeats::{drop_told_counts, repeat_note};
-use super::selection::{Selection, places_line_above};
+use super::selection::{Selection, completes_line_above};
 use crate::log::reading::class::{Class, Counts};
 use crate::log::reading::classify::classify;
 use crate::log::reading::dedup::Dedup;
@@ -333,7 +333,7 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     }
     // Then, as room allows, the headlines of the repeats a count stands for: the same kind of
     // failure in another test still names that test.
-    // A headline whose place is the line below goes with it; alone, only when no line shown
+    // A headline that the line below completes goes with it; alone, only when no line shown
     // says the same (`cannot find value `x``, not one more `mismatched types`).
     let mut said: HashSet<String> = sel
         .shown
@@ -343,7 +343,7 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     for &i in &order {
         if let (false, Some((first, key))) = (headed[i], headline(&blocks[i])) {
             let before = place_before(&blocks[i], first);
-            let after = place_after(&blocks[i], key);
+            let after = line_below(&blocks[i], key);
             let lines: Vec<Kept> = before.into_iter().chain([first, key]).cloned().collect();
             let placed: Vec<Kept> = lines.iter().chain(after).cloned().collect();
             let added = sel.try_add(&placed, "")
@@ -437,17 +437,18 @@ fn headline_lines(block: &ErrorBlock, first: &Kept, key: &Kept) -> Vec<Kept> {
     } else {
         lines.extend([first.clone(), key.clone()]);
     }
-    lines.extend(place_after(block, key).cloned());
+    lines.extend(line_below(block, key).cloned());
     lines
 }
 
-/// The line right after a block's `key` error line when it is the error's place, as rustc
-/// and ruff print it under the message (`  --> src/main.rs:57:20`): without it, the headline
-/// of one more `error[E0308]: mismatched types` says nothing the count did not.
-fn place_after<'b>(block: &'b ErrorBlock, key: &Kept) -> Option<&'b Kept> {
+/// The line right after a block's `key` error line when it completes it: the error's place,
+/// as rustc and ruff print it under the message (`  --> src/main.rs:57:20`), or the first
+/// line of the message it announces (`error: |-`). Without it, the headline of one more
+/// `error[E0308]: mismatched types` says nothing the count did not.
+fn line_below<'b>(block: &'b ErrorBlock, key: &Kept) -> Option<&'b Kept> {
     let at = block.lines.iter().position(|k| k.no == key.no)?;
     let after = block.lines.get(at + 1)?;
-    places_line_above(key, after).then_some(after)
+    completes_line_above(key, after).then_some(after)
 }
 
 /// The line right before a block's `first` error line when it names the place in the

@@ -11,6 +11,7 @@ use super::lengths::{Lengths, Mark};
 use super::render;
 use super::render::Shown;
 use crate::log::reading::class::Counts;
+use crate::log::reading::frame;
 use crate::log::reading::store::Kept;
 
 pub(super) struct Selection {
@@ -46,6 +47,30 @@ pub(super) fn places_line_above(above: &Kept, below: &Kept) -> bool {
             .trim_start()
             .strip_prefix("--> ")
             .is_some_and(|place| place.contains(':'))
+}
+
+/// Whether `below` is the line after `above` and completes what `above` began to say: its
+/// place ([`places_line_above`]), or the first line of a message that `above` only announces,
+/// indented under it (node's TAP `error: |-`, a YAML block; `Caused by:`). Alone, `above` says
+/// nothing a count does not. Indents are measured after a CI system's prefix.
+pub(super) fn completes_line_above(above: &Kept, below: &Kept) -> bool {
+    if places_line_above(above, below) {
+        return true;
+    }
+    let said = above.text.trim_end();
+    let announces = said.ends_with(':')
+        || [": |", ": |-", ": |+", ": >", ": >-", ": >+"]
+            .iter()
+            .any(|block| said.ends_with(block));
+    let indent = |text: &str| {
+        let own = &text[frame::prefix_len(text)..];
+        (
+            own.len() - own.trim_start().len(),
+            own.trim_start().is_empty(),
+        )
+    };
+    let ((above_indent, _), (below_indent, blank)) = (indent(&above.text), indent(&below.text));
+    below.no == above.no + 1 && announces && !blank && below_indent > above_indent
 }
 
 impl Selection {
@@ -251,5 +276,66 @@ impl Selection {
         );
         #[cfg(test)]
         render::set_stepped(steps);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::completes_line_above;
+    use crate::log::reading::class::{Class, Counts};
+    use crate::log::reading::store::Kept;
+
+    fn line(no: u64, text: &str) -> Kept {
+        Kept {
+            no,
+            class: Class::Other,
+            cum: Counts::default(),
+            text: text.into(),
+            chars: text.chars().count() as u64,
+            nl: true,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn a_line_completes_the_one_that_announces_it_or_names_its_place() {
+        let pairs = [
+            ("error[E0308]: mismatched types", "  --> src/main.rs:57:20"),
+            (
+                "  error: |-",
+                "    Expected values to be strictly deep-equal:",
+            ),
+            ("  expected: >-", "    [1, 2]"),
+            ("Caused by:", "    java.io.IOException: closed"),
+            (
+                "2026-11-23T10:15:41.9797438Z       error: |-",
+                "2026-11-23T10:15:41.9822319Z         Expected values to be strictly deep-equal:",
+            ),
+        ];
+        for (above, below) in pairs {
+            assert!(
+                completes_line_above(&line(7, above), &line(8, below)),
+                "{above}"
+            );
+            assert!(
+                !completes_line_above(&line(7, above), &line(9, below)),
+                "{above}"
+            );
+        }
+        let apart = [
+            ("  error: |-", "  code: 'ERR_ASSERTION'"),
+            ("  error: |-", "      "),
+            ("  error: 'boom'", "    at run (/app/a.js:1:2)"),
+            (
+                "2026-11-23T10:15:41.9797438Z       error: |-",
+                "2026-11-23T10:15:41.9822319Z       code: 'ERR_ASSERTION'",
+            ),
+        ];
+        for (above, below) in apart {
+            assert!(
+                !completes_line_above(&line(7, above), &line(8, below)),
+                "{above} / {below}"
+            );
+        }
     }
 }

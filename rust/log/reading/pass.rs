@@ -17,6 +17,7 @@ use super::class::{Class, Counts};
 use super::classify::{Shown, classify};
 use super::code;
 use super::dedup::{Dedup, Key};
+use super::evidence::Evidence;
 use super::keep::{
     Scanned, keep_line, keep_shown, kept_chars, lines_before, room_after, shown_chars, unfilled,
 };
@@ -27,7 +28,7 @@ use super::store::{BlockStore, ErrorBlock, Evicted, Kept, Summaries};
 use super::summary;
 use super::trace::{Absorbed, Step, Trace};
 use crate::sink::{Block, Sink};
-use crate::text::{byte_at_char, char_count};
+use crate::text::{byte_at_char, char_count, trim};
 
 /// Lines one error block absorbs before the rest goes on in a block of its own.
 const MAX_BLOCK_LINES: usize = 400;
@@ -214,8 +215,7 @@ impl Pass {
                 // The first lines tell: on a log of errors, every line would be looked at.
                 if self.checked < CODE_CHECKED {
                     self.checked += 1;
-                    self.events +=
-                        u64::from(!code::is_code(line.body()) && keyword::reports(line.body()));
+                    self.events += u64::from(reports_event(line.body()));
                 }
                 let trace = Trace::open(line.body());
                 let before = context.len();
@@ -557,6 +557,16 @@ pub struct Found {
     pub events: u64,
     /// The last places pytest printed for frames in the project's code, in order.
     pub places: Vec<Kept>,
+}
+
+/// Whether an error line reports an event: no line of source code, and either its error
+/// word reads as a report ([`keyword::reports`]) or it is a runner's mark of a failure with no
+/// error word at all (TAP's `not ok 3 - …`, a cross), which code never prints.
+fn reports_event(body: &str) -> bool {
+    !code::is_code(body) && {
+        let t = trim(body);
+        keyword::reports(body) || Evidence::of(t).failure_form(t)
+    }
 }
 
 impl Found {

@@ -18,7 +18,7 @@ pub(super) fn is_summary(line: &str, t: &str) -> bool {
     let first = |s: &str| s.as_bytes().first().copied().unwrap_or(0);
     let may_start_one =
         SUMMARY_FIRST_BYTES.contains(&first(t)) || SUMMARY_FIRST_BYTES.contains(&first(line));
-    if may_start_one && summary_by_start(line, t) {
+    if may_start_one && summary_by_start(line, t) || tap_fail_count(t).is_some() {
         return true;
     }
     let prechecks = Prechecks::of(t.as_bytes());
@@ -65,6 +65,23 @@ fn summary_by_start(line: &str, t: &str) -> bool {
     t.starts_with('=') && t.contains("short test summary info")
 }
 
+/// The count of a TAP producer's closing `# fail 2` (tape pads it, `# fail  2`), or of node's
+/// spec reporter's `ℹ fail 2`. Its word alone would make it an error, and the last one at
+/// that, which a plan shows before every real failure above it.
+fn tap_fail_count(t: &str) -> Option<u64> {
+    let rest = t.strip_prefix('#').or_else(|| t.strip_prefix('\u{2139}'))?;
+    let count = rest.trim_start().strip_prefix("fail")?;
+    if !count.starts_with(|c: char| c.is_ascii_whitespace()) {
+        return None;
+    }
+    let count = count.trim();
+    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // A count too long for a number is not zero.
+    Some(count.parse().unwrap_or(u64::MAX))
+}
+
 /// The status in an exit-status phrase of `t`, if it has one.
 fn exit_status(t: &str) -> Option<u64> {
     [
@@ -95,6 +112,9 @@ fn exit_status(t: &str) -> Option<u64> {
 /// (`1 failed`, `FAILED`, `FAIL pkg`, `##[error]`), or an exit status other than 0.
 pub(crate) fn failing(text: &str) -> bool {
     let t = text.trim();
+    if let Some(count) = tap_fail_count(t) {
+        return count > 0;
+    }
     first_signal(t) == Class::Error || exit_status(t).is_some_and(|status| status != 0)
 }
 
@@ -245,6 +265,9 @@ mod tests {
             "Tests:       1 failed, 41 passed, 42 total",
             "Process finished with exit code 1",
             "2026-11-23T10:15:30Z ##[error]Process completed with exit code 2.",
+            "# fail 2",
+            "# fail  1",
+            "\u{2139} fail 3",
         ] {
             assert!(failing(line), "{line}");
         }
@@ -255,8 +278,28 @@ mod tests {
             "test result: ok. 3 passed; 0 failed",
             "exit status 0",
             "OK (skipped=3)",
+            "# fail 0",
+            "\u{2139} fail 0",
         ] {
             assert!(!failing(line), "{line}");
+        }
+    }
+
+    /// TAP's closing counts are summaries, and only theirs: a comment or a test named for a
+    /// failure is not one.
+    #[test]
+    fn tap_fail_counts_are_summaries() {
+        for line in ["# fail 2", "# fail  1", "# fail 0", "\u{2139} fail 3"] {
+            assert!(is_summary(line, line), "{line}");
+        }
+        for line in [
+            "# failures below",
+            "# fail",
+            "# fail 2 tests",
+            "# failed 2",
+            "not ok 2 - fail 2",
+        ] {
+            assert_eq!(tap_fail_count(line), None, "{line}");
         }
     }
 
