@@ -8,6 +8,7 @@
 //! `File "PATH", line N, in F` with the source line under it, Java's (and the JVM languages')
 //! `at PACKAGE.Class.method(File.java:N)`, and JavaScript's `at f (PATH:N:M)`.
 
+use crate::log::reading::frame;
 use crate::log::reading::place::PYTHON_LIBRARY;
 
 /// Package prefixes of JVM frames in the platform, the test frameworks and the build tools.
@@ -74,7 +75,24 @@ fn frame(line: &str) -> Frame {
             return Frame::Project;
         }
     }
+    // Node's TAP reporter prints its stack without the `at `s: `Test.run (node:internal/…:796:25)`.
+    let library = text.starts_with("node:") || JS_LIBRARY.iter().any(|p| text.contains(p));
+    if library && ends_in_line_and_column(text) {
+        return Frame::Library;
+    }
     Frame::Other
+}
+
+/// Whether `text` ends as a JavaScript frame does: `:LINE:COLUMN`, or that in parentheses.
+fn ends_in_line_and_column(text: &str) -> bool {
+    let text = text.strip_suffix(')').unwrap_or(text);
+    let mut numbers = text.rsplitn(3, ':');
+    let mut number = || {
+        numbers
+            .next()
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    number() && number() && numbers.next().is_some()
 }
 
 /// Which of `lines` (a trace, cleaned, in order) belong to library frames: the frame line,
@@ -83,7 +101,11 @@ fn frame(line: &str) -> Frame {
 /// Python prints it last, just above the exception; the JVM and JavaScript first, just under it.
 #[must_use]
 pub fn library_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<bool> {
-    let lines: Vec<&str> = lines.into_iter().collect();
+    // Judged by what the program printed, after any CI system's prefix.
+    let lines: Vec<&str> = lines
+        .into_iter()
+        .map(|line| &line[frame::prefix_len(line)..])
+        .collect();
     let mut out = frames(&lines);
     // Python: the last frame before the exception's lines, with its body.
     if let Some(end) = out.iter().rposition(|&library| library) {
@@ -185,5 +207,44 @@ mod tests {
             "    at run (/app/node_modules/mocha/lib/runner.js:12:3)",
         ];
         assert_eq!(library_lines(trace), [false, false, false, true, true]);
+    }
+
+    /// Node's TAP reporter drops the `at `s of a stack; its runtime's frames are still the
+    /// runtime's.
+    #[test]
+    fn javascript_frames_without_at_in_node_are_library() {
+        let trace = [
+            "  error: 'boom'",
+            "  stack: |-",
+            "    TestContext.<anonymous> (file:///app/test/a.test.mjs:12:12)",
+            "    Test.runInAsyncScope (node:async_hooks:206:9)",
+            "    node:internal/test_runner/test:1133:71",
+            "    new Promise (<anonymous>)",
+            "    run (/app/node_modules/tape/lib/test.js:77:32)",
+            "    a note: with (parentheses:1)",
+        ];
+        assert_eq!(
+            library_lines(trace),
+            [false, false, false, true, true, false, true, false]
+        );
+    }
+
+    /// A CI system's prefix on every line (GitHub Actions' time) hides no frame.
+    #[test]
+    fn frames_behind_a_ci_prefix_are_judged_by_what_follows_it() {
+        let trace = [
+            "2026-11-23T10:15:41.9660883Z Traceback (most recent call last):",
+            "2026-11-23T10:15:41.9660883Z   File \"/app/src/main.py\", line 3, in <module>",
+            "2026-11-23T10:15:41.9660883Z     run()",
+            "2026-11-23T10:15:41.9660883Z   File \"/usr/lib/python3.11/json/decoder.py\", line 337, in decode",
+            "2026-11-23T10:15:41.9660883Z     obj, end = self.raw_decode(s, idx=_w(s, 0).end())",
+            "2026-11-23T10:15:41.9660883Z   File \"/usr/lib/python3.11/json/decoder.py\", line 355, in raw_decode",
+            "2026-11-23T10:15:41.9660883Z     raise JSONDecodeError(\"Expecting value\", s, err.value)",
+            "2026-11-23T10:15:41.9660883Z json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+        ];
+        assert_eq!(
+            library_lines(trace),
+            [false, false, false, true, true, false, false, false]
+        );
     }
 }
