@@ -961,3 +961,49 @@ fn the_last_tap_failure_goes_before_the_first_and_each_shows_its_message() {
     }
     assert!(out.contains("# fail 2\n"), "{out}");
 }
+
+/// `cargo test` with `RUST_BACKTRACE=1`: one failure among `passed` tests, whose backtrace
+/// has the project's frame between `library` frames of the standard library on each side.
+fn cargo_backtrace(passed: usize, library: usize) -> String {
+    let mut log = format!("\nrunning {} tests\n", passed + 1);
+    for i in 0..passed {
+        writeln!(log, "test tests::t{i} ... ok").expect("writing to a String");
+    }
+    log.push_str("test tests::parses_header ... FAILED\n\nfailures:\n\n---- tests::parses_header stdout ----\n\nthread 'tests::parses_header' (1) panicked at src/lib.rs:7:59:\nassertion `left == right` failed: header too short\n  left: 0\n right: 3\nstack backtrace:\n");
+    let mut n = 0;
+    let mut frame = |log: &mut String, name: &str, place: &str| {
+        write!(log, "{n:4}: {name}\n             at {place}\n").expect("writing to a String");
+        n += 1;
+    };
+    for i in 0..library {
+        frame(
+            &mut log,
+            &format!("core::panicking::step_{i}"),
+            &format!("/rustc/5980/library/core/src/panicking.rs:{i}:5"),
+        );
+    }
+    frame(&mut log, "toy::tests::parses_header", "./src/lib.rs:7:59");
+    for i in 0..library {
+        frame(
+            &mut log,
+            &format!("std::rt::lang_start_{i}"),
+            &format!("/rustc/5980/library/std/src/rt.rs:{i}:9"),
+        );
+    }
+    log.push_str("note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n\n\nfailures:\n    tests::parses_header\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.13s\n\nerror: test failed, to rerun pass `--lib`\n");
+    log
+}
+
+/// A Rust backtrace too long to show whole loses the standard library's frames, with their
+/// places, before the project's.
+#[test]
+fn a_rust_backtrace_too_long_keeps_the_projects_frame() {
+    let log = cargo_backtrace(300, 12);
+    let (out, shape) = compress(log.as_bytes(), 1500, log.len());
+    assert_eq!(shape, Shape::Log, "{out}");
+    assert!(
+        out.contains("toy::tests::parses_header\n             at ./src/lib.rs:7:59\n"),
+        "{out}"
+    );
+    assert!(out.contains(" right: 3\n"), "{out}");
+}

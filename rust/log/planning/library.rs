@@ -83,6 +83,25 @@ fn frame(line: &str) -> Frame {
     Frame::Other
 }
 
+/// Crates of a Rust frame in the standard library or the test harness.
+const RUST_LIBRARY: &[&str] = &["std::", "core::", "alloc::", "test::", "__rustc::"];
+
+/// Whether `line` is a frame of a Rust backtrace (`   4: toy::tests::parses_header`), and if
+/// so whether it is the standard library's or the test harness's: its path starts in one of
+/// their crates, or it is a trait method of one of their types or of a function pointer
+/// (`<fn() -> … as core::ops::function::FnOnce<()>>::call_once`; a project's type
+/// implementing a standard trait is the project's).
+fn rust_frame(line: &str) -> Option<bool> {
+    let text = line.trim_start();
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let name = text[digits..].strip_prefix(": ").filter(|_| digits > 0)?;
+    let library = |path: &str| RUST_LIBRARY.iter().any(|p| path.starts_with(p));
+    Some(match name.strip_prefix('<') {
+        Some(typed) => library(typed) || typed.starts_with("fn("),
+        None => library(name) || name == "rust_begin_unwind",
+    })
+}
+
 /// Whether `text` ends as a JavaScript frame does: `:LINE:COLUMN`, or that in parentheses.
 fn ends_in_line_and_column(text: &str) -> bool {
     let text = text.strip_suffix(')').unwrap_or(text);
@@ -123,7 +142,9 @@ pub fn library_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<bool> 
     }
     // The JVM and JavaScript: the first frame under the exception's line.
     if let Some(first) = lines.iter().position(|l| frame(l) != Frame::Other) {
-        if lines[first].trim_start().starts_with("at ") && first > 0 {
+        // A Rust frame's place (`at /rustc/…`) is no JVM or JavaScript frame.
+        let rust = lines[..first].iter().any(|l| rust_frame(l).is_some());
+        if lines[first].trim_start().starts_with("at ") && first > 0 && !rust {
             out[first] = false;
         }
     }
@@ -134,8 +155,23 @@ fn frames(lines: &[&str]) -> Vec<bool> {
     let mut out = Vec::with_capacity(lines.len());
     // The indentation of the Python library frame whose body is being read.
     let mut under: Option<usize> = None;
+    // The indentation of the last Rust frame, and whether it is a library's: its place is on
+    // the next line, deeper (`at /rustc/…/panicking.rs:80:14`).
+    let mut rust: Option<(usize, bool)> = None;
     for &line in lines {
         let indent = line.len() - line.trim_start().len();
+        if let Some((at, library)) = rust.take() {
+            if indent > at && line.trim_start().starts_with("at ") {
+                out.push(library);
+                continue;
+            }
+        }
+        if let Some(library) = rust_frame(line) {
+            rust = Some((indent, library));
+            under = None;
+            out.push(library);
+            continue;
+        }
         let kind = frame(line);
         if kind == Frame::Other {
             let body = under.is_some_and(|i| indent > i && !line.trim().is_empty());
@@ -207,6 +243,36 @@ mod tests {
             "    at run (/app/node_modules/mocha/lib/runner.js:12:3)",
         ];
         assert_eq!(library_lines(trace), [false, false, false, true, true]);
+    }
+
+    /// A Rust backtrace's frames in the standard library and the test harness go with the
+    /// places under them; the project's stay, a trait method of its own types among them.
+    #[test]
+    fn rust_frames_of_the_standard_library_go_with_their_places() {
+        let trace = [
+            "thread 'tests::compares' (14681) panicked at src/lib.rs:9:93:",
+            "assertion `left == right` failed",
+            "stack backtrace:",
+            "   0: __rustc::rust_begin_unwind",
+            "             at /rustc/5980/library/std/src/panicking.rs:689:5",
+            "   1: core::panicking::panic_fmt",
+            "             at /rustc/5980/library/core/src/panicking.rs:80:14",
+            "   2: toy::tests::compares",
+            "             at ./src/lib.rs:9:93",
+            "   3: <toy::Point as core::fmt::Display>::fmt",
+            "             at ./src/lib.rs:20:5",
+            "   4: <fn() -> core::result::Result<(), alloc::string::String> as core::ops::function::FnOnce<()>>::call_once",
+            "             at /rustc/5980/library/core/src/ops/function.rs:250:5",
+            "   5: <alloc::boxed::Box<F,A> as core::ops::function::FnOnce<Args>>::call_once",
+            "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+        ];
+        assert_eq!(
+            library_lines(trace),
+            [
+                false, false, false, true, true, true, true, false, false, false, false, true,
+                true, true, false
+            ]
+        );
     }
 
     /// Node's TAP reporter drops the `at `s of a stack; its runtime's frames are still the
