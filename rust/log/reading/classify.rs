@@ -312,13 +312,16 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
 
 /// Whether `body` is a line of a code frame under its gutter with no number: the pointers under
 /// the quoted code and what they say (``    |     ^^^^^ help: try: `Class::Error` ``), a span's
-/// bars (`   | |_____^`). rustc and ruff indent the gutter by the width of the line numbers.
+/// bars (`   | |_____^`), or a line that ruff's suggested fix takes out, whose number it does
+/// not print (`     -         raise ValueError(…)`: the code keeps its indent after the `- `;
+/// a list item's `  - error: x` has none). rustc and ruff indent the gutter by the width of the
+/// line numbers.
 fn under_gutter(body: &str) -> bool {
     if !body.starts_with(' ') {
         return false;
     }
     let rest = body.trim_start_matches(' ');
-    rest == "|" || rest.starts_with("| ")
+    rest == "|" || rest.starts_with("| ") || rest.starts_with("-  ")
 }
 
 /// Whether `t` (trimmed) is a line of a code frame, a source line quoted under its number in a
@@ -334,7 +337,9 @@ fn quotes_code(t: &str) -> bool {
     let t = t.strip_prefix("> ").unwrap_or(t);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     // After the gutter's bar: the code's indent, or the bar of a span across lines (`/`, `|`).
-    match t[digits..].strip_prefix(" |") {
+    // A line that ruff's suggested fix puts in has a `+` for its bar (`1049 +     f"{x}")`).
+    let gutter = &t[digits..];
+    match gutter.strip_prefix(" |").or_else(|| gutter.strip_prefix(" +")) {
         Some(code) if digits > 0 => code.is_empty() || code.starts_with([' ', '/', '\\', '|']),
         _ => false,
     }
@@ -408,6 +413,8 @@ mod tests {
             "   = help: consider describing why the failing assert is problematic",
             "    |                 ^ help: try: `Class::Error | Class::Warning`",
             "   | |_____^ expected `Result<(), Error>`",
+            "     -             raise ValueError(\"x\")",
+            "1049 +             raise ValueError(f\"{x}\")",
         ] {
             assert_eq!(c(line), Class::Other, "{line}");
         }
@@ -416,6 +423,8 @@ mod tests {
             "error[E0407]: method `oom` is not a member of trait `Alloc`",
             "12 |error: no space",
             "12| error: x",
+            "  - error: the list's first item",
+            "12 +error: no space",
         ] {
             assert_eq!(c(line), Class::Error, "{line}");
         }
