@@ -339,7 +339,10 @@ fn quotes_code(t: &str) -> bool {
     // After the gutter's bar: the code's indent, or the bar of a span across lines (`/`, `|`).
     // A line that ruff's suggested fix puts in has a `+` for its bar (`1049 +     f"{x}")`).
     let gutter = &t[digits..];
-    match gutter.strip_prefix(" |").or_else(|| gutter.strip_prefix(" +")) {
+    match gutter
+        .strip_prefix(" |")
+        .or_else(|| gutter.strip_prefix(" +"))
+    {
         Some(code) if digits > 0 => code.is_empty() || code.starts_with([' ', '/', '\\', '|']),
         _ => false,
     }
