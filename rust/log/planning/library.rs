@@ -9,7 +9,7 @@
 //! `at PACKAGE.Class.method(File.java:N)`, and JavaScript's `at f (PATH:N:M)`.
 
 use crate::log::reading::frame;
-use crate::log::reading::place::PYTHON_LIBRARY;
+use crate::log::reading::place::in_python_library;
 
 /// Package prefixes of JVM frames in the platform, the test frameworks and the build tools.
 const JVM_LIBRARY: &[&str] = &[
@@ -46,8 +46,7 @@ fn frame(line: &str) -> Frame {
     let text = line.trim_start();
     if let Some(rest) = text.strip_prefix("File \"") {
         let path = rest.split('"').next().unwrap_or(rest);
-        let library =
-            path.starts_with("<frozen ") || PYTHON_LIBRARY.iter().any(|p| path.contains(p));
+        let library = path.starts_with("<frozen ") || in_python_library(path);
         return if library {
             Frame::Library
         } else {
