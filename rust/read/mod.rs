@@ -23,6 +23,7 @@
 mod code;
 pub use code::is_definition;
 mod head;
+mod markdown;
 mod shell;
 mod trim;
 mod window;
@@ -37,6 +38,7 @@ use crate::profile::ToolKind;
 use crate::sink::{Block, Sink};
 use crate::text::{char_count, count_chars_and_newlines, elision};
 use head::Head;
+use markdown::Markdown;
 use window::Window;
 
 /// Percent of the room (after the closing marker) for the last lines of the read.
@@ -117,6 +119,8 @@ pub struct ReadPlanner {
     recent_chars: u64,
     /// The lines just before each kept definition, in order.
     leads: Vec<Line>,
+    /// Whether the read is Markdown, whose headings stand for its definitions.
+    markdown: Markdown,
     /// The beginning of the read, with its long runs of filler folded.
     head: Head,
     /// The read, while it may be a viewer's window positioned inside a file.
@@ -166,11 +170,14 @@ impl ReadPlanner {
 
     fn keep_definition(&mut self, line: &crate::lines::Line<'_>) {
         let above = self.annotation.take();
-        if self.defs_chars >= self.room.saturating_mul(2)
-            || line.continued
-            || line.open
-            || !line.terminated
-        {
+        let whole = !line.continued && !line.open && line.terminated;
+        let full = self.defs_chars >= self.room.saturating_mul(2);
+        // Once the definitions are full, the headings are read on only while the read still
+        // looks like Markdown: the definitions counted against them are no longer counted.
+        let fenced = whole
+            && (!full || self.markdown.reads_on(self.room))
+            && self.markdown.line(line, self.room);
+        if full || !whole {
             self.recent.clear();
             self.recent_chars = 0;
             return;
@@ -182,6 +189,9 @@ impl ReadPlanner {
         if code::is_annotation(line.text) {
             self.annotation = Some(Line::new(line));
         } else if code::is_definition(line.text) {
+            if !fenced {
+                self.markdown.definition();
+            }
             if code::is_declaration(line.text) && self.declared.len() < DECLARED_COUNTED {
                 // Told apart by their text: a log that quotes one line of code again and
                 // again (a warning's `class OrderedSet(...)`) shows one definition.
@@ -249,7 +259,9 @@ impl Sink for ReadPlanner {
         let done = self.all.is_none()
             && self.head.full()
             && !self.window.positioned()
-            && (scanned || self.defs_chars >= self.room.saturating_mul(2));
+            && (scanned
+                || self.defs_chars >= self.room.saturating_mul(2)
+                    && !self.markdown.reads_on(self.room));
         if (done && start >= NOTES_SCANNED) || self.gave_up() {
             return;
         }
@@ -305,9 +317,13 @@ fn fill_small_gaps<'p>(
         }
         near_tail.pop();
     }
+    let leads = match planner.markdown.headings() {
+        Some(_) => planner.markdown.leads(),
+        None => &planner.leads,
+    };
     let spare = |no: u64| -> Option<&str> {
-        if let Ok(i) = planner.leads.binary_search_by_key(&no, |l| l.no) {
-            return Some(&planner.leads[i].text);
+        if let Ok(i) = leads.binary_search_by_key(&no, |l| l.no) {
+            return Some(&leads[i].text);
         }
         if let Some(line) = planner.window.shown_line(no) {
             return Some(&line.text);
@@ -390,8 +406,8 @@ fn cut(frame: &Frame<'_>, planner: &ReadPlanner) -> Option<Plan> {
         shown = head.shown(head_room + middle_room, frame.gap_len);
     }
     let mut spent = 0;
-    for def in planner
-        .defs
+    let defs = planner.markdown.headings().unwrap_or(&planner.defs);
+    for def in defs
         .iter()
         .filter(|d| d.no > shown.last && d.end() < first_tail)
     {
@@ -561,6 +577,7 @@ impl Planner for ReadPlanner {
             recent: std::collections::VecDeque::new(),
             recent_chars: 0,
             leads: Vec::new(),
+            markdown: Markdown::default(),
             head: Head::new(room),
             window: Window::new(room),
             room,

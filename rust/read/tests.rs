@@ -659,3 +659,55 @@ fn a_revealed_run_after_a_folded_one_pays_for_the_marker_it_splits() {
     // Counted, the imports' first line would split the marker between the runs in two.
     assert_eq!(shown(true), [1, 71]);
 }
+
+/// A guide in Markdown: sections of prose, each with a fenced Rust example that defines a
+/// struct, and links.
+fn guide(sections: usize) -> String {
+    let mut text = String::from("# A guide\n\nSee [the reference](reference.md) for more.\n\n");
+    for i in 0..sections {
+        writeln!(text, "## Section {i}\n").unwrap();
+        for j in 0..4 {
+            writeln!(
+                text,
+                "Prose line {j} of section {i}, saying what the example shows."
+            )
+            .unwrap();
+        }
+        writeln!(
+            text,
+            "\n```rust\nstruct Example{i} {{\n    field: u32,\n}}\n```\n"
+        )
+        .unwrap();
+    }
+    text
+}
+
+/// A Markdown read shows, between its head and tail, its headings: its code examples'
+/// definitions are not what the part it cannot show is about.
+#[test]
+fn a_markdown_read_shows_the_headings_of_its_middle() {
+    let text = guide(40);
+    let (out, shape) = read(&text, 2000);
+    assert_eq!(shape, Shape::Read);
+    assert!(char_count(&out) <= 2000, "{out}");
+    let headings = out.lines().filter(|l| l.starts_with("## Section ")).count();
+    assert!(headings >= 8, "{headings} headings:\n{out}");
+    // The head shows the first sections whole; past them, no example's definition.
+    assert!(!out.contains("struct Example20"), "{out}");
+}
+
+/// Comments at the margin of a Python module are no headings: its definitions stay what its
+/// middle shows, a link in a comment and a fence in a docstring notwithstanding.
+#[test]
+fn a_python_modules_comments_are_no_markdown_headings() {
+    let mut text = String::from(
+        "# See [docs](https://example.org)\n\"\"\"Example:\n```\nx = 1\n```\n\"\"\"\n",
+    );
+    text.push_str(&source(60).replace("\ndef function_0", "\n# Section\ndef function_0"));
+    let (out, _) = read(&text, 2000);
+    let defs = out
+        .lines()
+        .filter(|l| l.starts_with("def function_"))
+        .count();
+    assert!(defs >= 5, "{defs} definitions:\n{out}");
+}
