@@ -29,7 +29,7 @@ pub(super) struct Markdown {
     /// kept from line to line.
     before: Option<u64>,
     before_text: String,
-    /// The line just before each kept heading, where short, in order.
+    /// The line just before each kept heading, where blank, in order.
     leads: Vec<Line>,
     /// Set once the read shows it is no Markdown ([`Markdown::no_markdown`]).
     given_up: bool,
@@ -128,14 +128,14 @@ impl Markdown {
         self.looks_so() && self.kept_chars < room * 2
     }
 
-    /// The short lines just before the kept headings, in order.
+    /// The blank lines just before the kept headings, in order.
     pub(super) fn leads(&self) -> &[Line] {
         &self.leads
     }
 
     /// The headings, when the read is Markdown.
     pub(super) fn headings(&self) -> Option<&[Line]> {
-        (!self.given_up && self.headings >= 2 && self.looks_so()).then_some(&self.kept)
+        (self.headings >= 2 && self.looks_so()).then_some(&self.kept)
     }
 
     /// Whether what was read so far is Markdown, but perhaps for its number of headings.
