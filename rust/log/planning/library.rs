@@ -82,6 +82,14 @@ fn frame(line: &str) -> Frame {
     Frame::Other
 }
 
+/// Whether `line` is a frame of a stack trace in a form this module knows (Python, the JVM,
+/// JavaScript, Rust), judged after any CI system's prefix.
+#[must_use]
+pub fn is_frame(line: &str) -> bool {
+    let line = &line[frame::prefix_len(line)..];
+    self::frame(line) != Frame::Other || rust_frame(line).is_some()
+}
+
 /// Crates of a Rust frame in the standard library or the test harness.
 const RUST_LIBRARY: &[&str] = &["std::", "core::", "alloc::", "test::", "__rustc::"];
 

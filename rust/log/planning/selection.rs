@@ -7,6 +7,7 @@
 //! how many of them fit.
 
 use super::lengths::{Lengths, Mark};
+use super::library;
 #[cfg(debug_assertions)]
 use super::render;
 use super::render::Shown;
@@ -70,7 +71,12 @@ pub(super) fn completes_line_above(above: &Kept, below: &Kept) -> bool {
         )
     };
     let ((above_indent, _), (below_indent, blank)) = (indent(&above.text), indent(&below.text));
-    below.no == above.no + 1 && announces && !blank && below_indent > above_indent
+    // A trace's first frame (under `Traceback (most recent call last):`) is no message.
+    below.no == above.no + 1
+        && announces
+        && !blank
+        && below_indent > above_indent
+        && !library::is_frame(&below.text)
 }
 
 impl Selection {
@@ -330,6 +336,11 @@ mod tests {
                 "2026-11-23T10:15:41.9797438Z       error: |-",
                 "2026-11-23T10:15:41.9822319Z       code: 'ERR_ASSERTION'",
             ),
+            (
+                "Traceback (most recent call last):",
+                "  File \"/srv/app/m0.py\", line 1, in f0",
+            ),
+            ("stack backtrace:", "   0: __rustc::rust_begin_unwind"),
         ];
         for (above, below) in apart {
             assert!(
