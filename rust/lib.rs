@@ -66,6 +66,7 @@
 #![warn(missing_docs)]
 
 mod clip;
+mod diagnostics;
 mod diff;
 mod engine;
 mod error;

@@ -24,6 +24,8 @@ pub enum Shape {
     Listing,
     /// A unified diff: every file and hunk header, whole hunks while they fit.
     Diff,
+    /// A compiler's or linter's diagnostics: every header and place, then their code frames.
+    Diagnostics,
     /// Aligned columns under a header: rows counted by a column, outliers and whole rows kept.
     Table,
     /// JSON or JSON Lines: minified, as a table, or a summary that keeps its values.
@@ -36,7 +38,7 @@ pub enum Shape {
 
 impl Shape {
     /// Every shape: Python reads their names from here (`shapeclip._core.SHAPES`).
-    pub const ALL: [Shape; 11] = [
+    pub const ALL: [Shape; 12] = [
         Shape::Passthrough,
         Shape::Clip,
         Shape::Search,
@@ -44,6 +46,7 @@ impl Shape {
         Shape::Read,
         Shape::Listing,
         Shape::Diff,
+        Shape::Diagnostics,
         Shape::Table,
         Shape::Json,
         Shape::Matches,
@@ -57,7 +60,12 @@ impl Shape {
     pub fn gapped(self) -> bool {
         matches!(
             self,
-            Shape::Read | Shape::Listing | Shape::Diff | Shape::Table | Shape::Matches
+            Shape::Read
+                | Shape::Listing
+                | Shape::Diff
+                | Shape::Diagnostics
+                | Shape::Table
+                | Shape::Matches
         )
     }
 
@@ -72,6 +80,7 @@ impl Shape {
             Shape::Read => "read",
             Shape::Listing => "listing",
             Shape::Diff => "diff",
+            Shape::Diagnostics => "diagnostics",
             Shape::Table => "table",
             Shape::Json => "json",
             Shape::Matches => "matches",

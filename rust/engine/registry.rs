@@ -9,6 +9,7 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::diagnostics::DiagnosticsPlanner;
 use crate::diff::DiffPlanner;
 use crate::frames::{FramesClipPlanner, FramesPlanner};
 use crate::json::JsonPlanner;
@@ -43,6 +44,9 @@ pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Hel
     // Tables (`ls -l`, `ps aux`, `kubectl get`) are recognised by a header or a row format
     // that no listing or log has; before the log planner, which would read them as prose.
     register::<TablePlanner>(&mut list, budget, kind);
+    // A linter's or compiler's warnings, most of the output: before the log planner, which
+    // would take a warning's message that names an error for a failure.
+    register::<DiagnosticsPlanner>(&mut list, budget, kind);
     // Only shell-like tools: a file that mentions "error" is not a build log.
     register::<LogPlanner>(&mut list, budget, kind);
     // A shell's output that is no log but reads as source code: as a file read.

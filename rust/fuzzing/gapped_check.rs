@@ -3,11 +3,15 @@
 
 use super::numbers::{number, printed_on, reads_again};
 use super::program::Settings;
+use std::borrow::Cow;
+
+use crate::diagnostics::{self, line::Line};
 use crate::diff::hunk_counts;
 use crate::engine::Outcome;
 use crate::gapped::marker::labelled_gap;
 use crate::markers::thousands;
 use crate::plan::{LineRange, Piece, Plan, Shape};
+use crate::text::ansi::clean;
 use crate::text::char_count;
 
 /// The texts of the plan's kept pieces (`kept`) or of its markers, in order.
@@ -65,11 +69,18 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
             .and_then(|rest| rest.strip_suffix(']'))
             .unwrap_or_else(|| panic!("gap marker {said:?} for {range:?}"));
         assert!(
-            label.is_empty() || matches!(plan.shape, Shape::Diff | Shape::Listing),
+            label.is_empty()
+                || matches!(
+                    plan.shape,
+                    Shape::Diff | Shape::Listing | Shape::Diagnostics
+                ),
             "label {label:?}"
         );
         if plan.shape == Shape::Listing && !label.is_empty() {
             check_tally(label, *range);
+        }
+        if plan.shape == Shape::Diagnostics {
+            check_diagnostics(text, *range, label);
         }
         assert!(
             label.is_empty() || label.starts_with(": "),
@@ -99,6 +110,32 @@ pub fn check(settings: &Settings, text: &str, out: &Outcome) {
         assert!(reads_again(text, first, number(digits)), "{closing}");
     }
     check_closing(text, plan, out.totals.lines, closing);
+}
+
+/// A diagnostics plan's gap counts, by severity, the diagnostics whose headers it holds: a
+/// line that opens with its place, or a header whose next line is its place. (A gap may say
+/// nothing only where the planner kept too many numbers to count them all.)
+fn check_diagnostics(text: &str, range: LineRange, label: &str) {
+    if label.is_empty() {
+        return;
+    }
+    let lines: Vec<Cow<'_, str>> = text.split('\n').map(clean).collect();
+    let mut counts = [0u64; 3];
+    for no in range.first..=range.last {
+        let at = usize::try_from(no - 1).expect("a line number");
+        let severity = match diagnostics::line::read(&lines[at]) {
+            Line::Placed(severity, _) => Some(severity),
+            Line::Header(severity) => lines
+                .get(at + 1)
+                .is_some_and(|next| diagnostics::line::read(next) == Line::Arrow)
+                .then_some(severity),
+            _ => None,
+        };
+        if let Some(severity) = severity {
+            counts[severity as usize] += 1;
+        }
+    }
+    assert_eq!(label, diagnostics::line::counted(counts), "{range:?}");
 }
 
 /// The closing marker names the range of every gap, or the last gap's, or counts them.
