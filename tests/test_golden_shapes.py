@@ -1,7 +1,8 @@
-"""Golden tests of the read, listing, diff and matches planners on real outputs of real programs:
-`cat -n`, `cat` and `nl -ba` of standard library modules, `find`, `ls -R` and `grep -c` counts (as
-rows a search tool summarised) of its packages, `grep -r` and `grep -A` over it, `git show`,
-`git log -p` and `git log --stat` of this repository, `git status` of a scratch one (made by
+"""Golden tests of the read, listing, diff, matches, frames and diagnostics planners on real outputs
+of real programs: `cat -n`, `cat` and `nl -ba` of standard library modules, `find`, `ls -R` and
+`grep -c` counts (as rows a search tool summarised) of its packages, `grep -r` and `grep -A` over
+it, `git show`, `git log -p` and `git log --stat` of this repository, `git status` of a scratch
+one, ruff over a package, gcc's and cargo's warnings on small programs (made by
 `tests/golden/make_shape_goldens.py`, which also refreshes them). Beside the exact bytes, each
 checks what its shape promises."""
 
@@ -25,7 +26,14 @@ RUNS = [(name, budget) for name in CASES for budget in BUDGETS if (HERE / f"{nam
 
 def test_every_case_has_its_input_and_every_shape_a_case() -> None:
     assert all((HERE / f"{name}.txt").exists() for name in CASES)
-    assert {case.shape for case in CASES.values()} == {"read", "listing", "diff", "matches", "frames"}
+    assert {case.shape for case in CASES.values()} == {
+        "read",
+        "listing",
+        "diff",
+        "matches",
+        "frames",
+        "diagnostics",
+    }
 
 
 @pytest.mark.parametrize(("name", "budget"), RUNS)
@@ -77,6 +85,17 @@ def test_shape_golden(name: str, budget: int) -> None:
             head, tail = shown[:at], shown[at + 1 :]
             assert head == frames[: len(head)] and tail == frames[len(frames) - len(tail) :]
             assert f"lines {len(head) + 1}-{len(frames) - len(tail)} " in shown[at]
+    elif case.shape == "diagnostics":
+        # Every header shown has its place under it, the first is shown, and so is the tool's
+        # count at the end, where it prints one after the last diagnostic's code frame.
+        kept = out.splitlines()
+        for at, line in enumerate(kept[:-1]):
+            if re.match(r"^(?:warning|[A-Z]+\d+) ", line) and not line.endswith("warnings"):
+                assert re.match(r"^ *--> ", kept[at + 1]), line
+        first = next(line for line in text.splitlines() if re.search(r"^(?:\S+:\d+:\d+: )?warning|^[A-Z]+\d+ ", line))
+        assert first in kept
+        last = [line for line in text.splitlines() if line.strip()][-1]
+        assert last in kept or last.startswith(" ")
     elif case.shape == "matches":
         # It opens with the search's first line, and its first definition is shown.
         assert out.startswith(text.split("\n")[0] + "\n")

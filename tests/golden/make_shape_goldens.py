@@ -1,5 +1,5 @@
-"""Makes the golden files of the read, listing, diff, matches and frames planners from real outputs
-of real programs.
+"""Makes the golden files of the read, listing, diff, matches, frames and diagnostics planners from
+real outputs of real programs.
 
 `python tests/golden/make_shape_goldens.py` runs each case's command (`cat -n` and `nl -ba` of
 CPython standard library modules, `find`, `ls -R` and a `grep -c` count per file of its
@@ -15,6 +15,8 @@ Expected files are `<name>.<budget>.expected`, compressed as the output of the c
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -89,6 +91,63 @@ for epoch in range(40):
     best = loss * 1.1 if best is None else min(best, loss * 1.1)
 print(f"best val_loss={best:.4f}; saved checkpoint to out/model.pt", flush=True)
 """
+
+#: A C file of twelve functions in turn, each drawing a few of gcc's `-Wall -Wextra` warnings:
+#: signedness, unused variables and parameters, a format's type, fall-through, an assignment
+#: as a condition.
+WARNED_C = "#include <stdio.h>\n#include <string.h>\n\nstatic int counter;\n" + "".join(
+    f"""
+int parse_{i}(const char *line, int strict) {{
+    int length = strlen(line);
+    unsigned int limit = {80 + i};
+    char buffer_{i}[16];
+    if (length > limit) return -1;
+    switch (length) {{
+    case 0: counter = {i};
+    case 1: counter += 2; break;
+    }}
+    printf("%s: %d\\n", line, (long)length);
+    if (counter = {i}) return 1;
+    return 0;
+}}
+"""
+    for i in range(12)
+)
+
+#: A crate of ten modules in turn, each drawing rustc's warnings: unused variables and
+#: functions, a variable that need not be mutable, an unused `Result`.
+WARNED_RUST = (
+    "use std::fmt::Write;\n"
+    + "".join(
+        f"""
+mod part_{i} {{
+    pub fn parse(line: &str) -> Option<u32> {{
+        let mut total_{i} = 0;
+        let trimmed_{i} = line.trim();
+        line.split(',').next()?.parse().ok()
+    }}
+
+    fn unused_helper_{i}(x: u32) -> u32 {{
+        x + {i}
+    }}
+}}
+"""
+        for i in range(10)
+    )
+    + """
+fn write_all(out: &mut String) {
+    let mut count = 3;
+    write!(out, "{}", count);
+}
+
+fn main() {
+    let mut s = String::new();
+    write_all(&mut s);
+    let value = part_0::parse("1,2");
+    println!("{s}");
+}
+"""
+)
 
 #: name (says what the output shows) -> case.
 CASES = {
@@ -176,7 +235,50 @@ CASES = {
     # returns, every step, and the script prints a line after each epoch.
     "tqdm_three_epochs_repo": Case("bash", "frames", [sys.executable, "-c", TRAINING], "repo"),
     "tqdm_forty_epochs_repo": Case("bash", "frames", [sys.executable, "-c", TRAINING_LONG], "repo"),
+    # ruff's findings in its full format (its default): a rule code, the place under an arrow,
+    # a code frame, help, and the fix it suggests; its count at the end.
+    "ruff_check_json_stdlib": Case(
+        "bash",
+        "diagnostics",
+        [
+            "sh",
+            "-c",
+            f"{sys.executable} -m ruff check --no-cache --isolated --select E,F,W,B,UP,SIM "
+            "--output-format full json; true",
+        ],
+        "stdlib",
+    ),
+    # gcc's warnings on a small C file, each with its code frame.
+    "gcc_wall_warnings_repo": Case(
+        "bash",
+        "diagnostics",
+        [
+            "sh",
+            "-c",
+            'd=$(mktemp -d) && cd "$d" && cat > report.c && '
+            'gcc -Wall -Wextra -fsyntax-only report.c 2>&1; cd / && rm -rf "$d"',
+        ],
+        "repo",
+    ),
+    # `cargo check` of a crate whose code draws rustc's warnings, and cargo's count.
+    "cargo_check_warnings_repo": Case(
+        "bash",
+        "diagnostics",
+        [
+            "sh",
+            "-c",
+            'd=$(mktemp -d) && cd "$d" && mkdir src && cat > src/main.rs && '
+            'printf \'[package]\\nname = "toy"\\nversion = "0.1.0"\\nedition = "2021"\\n\' > Cargo.toml && '
+            f"PATH={Path(shutil.which('cargo') or 'cargo').parent}:$PATH "
+            f"RUSTUP_HOME={os.environ.get('RUSTUP_HOME', Path.home() / '.rustup')} "
+            'CARGO_HOME="$d/.cargo" cargo check --offline 2>&1; cd / && rm -rf "$d"',
+        ],
+        "repo",
+    ),
 }
+
+#: What a case's command reads on its standard input.
+STDIN = {"gcc_wall_warnings_repo": WARNED_C, "cargo_check_warnings_repo": WARNED_RUST}
 
 
 def roots() -> dict[str, Path]:
@@ -191,7 +293,14 @@ def generate(names: list[str]) -> None:
             continue
         # Fixed collation and no colour, so the listing's order is the same on every machine.
         env = {"LC_ALL": "C", "PATH": "/usr/bin:/bin", "GIT_PAGER": "cat", "HOME": str(REPO)}
-        out = subprocess.run(case.argv, cwd=where[case.root], capture_output=True, check=True, env=env).stdout
+        out = subprocess.run(
+            case.argv,
+            cwd=where[case.root],
+            capture_output=True,
+            check=True,
+            env=env,
+            input=STDIN.get(name, "").encode(),
+        ).stdout
         (HERE / f"{name}.txt").write_bytes(out)
         print(f"{name}: {len(out):,} bytes")
 
