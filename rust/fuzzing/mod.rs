@@ -16,6 +16,7 @@
 
 mod check;
 mod clip_check;
+mod diagnostics_inputs;
 pub(crate) mod flood;
 mod frames_check;
 mod gapped_check;
@@ -86,6 +87,10 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "json",
         check: json,
+    },
+    Target {
+        name: "diagnostics",
+        check: diagnostics,
     },
 ];
 
@@ -188,6 +193,15 @@ pub fn diff(data: &[u8]) {
 /// When a contract breaks.
 pub fn listing(data: &[u8]) {
     written(data, Settings::for_plans, gapped_inputs::listing);
+}
+
+/// A linter's or compiler's warnings in the forms tools print, with what sits beside them,
+/// under a shell tool: the diagnostics planner, whose gap markers count what they hold.
+///
+/// # Panics
+/// When a contract breaks.
+pub fn diagnostics(data: &[u8]) {
+    written(data, Settings::for_logs, diagnostics_inputs::diagnostics);
 }
 
 /// A source file written from fragments of many languages, under a file-reading tool: the read
