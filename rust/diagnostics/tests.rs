@@ -368,3 +368,18 @@ fn a_tally_of_errors_is_told_from_a_failure() {
         assert!(!line::counts_errors(failure), "{failure}");
     }
 }
+
+#[test]
+fn coloured_warnings_with_crlf_line_ends_read_as_plain_ones() {
+    let coloured = rustc_warnings(20)
+        .replace("warning:", "\u{1b}[1m\u{1b}[33mwarning\u{1b}[0m\u{1b}[1m:")
+        .replace(" --> ", " \u{1b}[1m\u{1b}[94m--> \u{1b}[0m")
+        .replace('\n', "\r\n");
+    let out = diagnosed(&coloured, 3000);
+    for i in 0..20 {
+        assert!(
+            out.contains(&format!("unused variable: `v{i}`\r\n")),
+            "{out}"
+        );
+    }
+}
