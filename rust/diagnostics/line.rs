@@ -14,7 +14,7 @@ use crate::text::trim_start;
 const MAX_PATH: usize = 512;
 
 /// How grave a diagnostic is, as its header says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
     Error,
     Warning,
@@ -137,7 +137,7 @@ fn header(text: &str) -> Line<'_> {
         return Line::Other;
     }
     match first {
-        "note" | "help" | "hint" | "info" => Line::Body,
+        "note" | "help" | "hint" | "info" if after.starts_with(':') => Line::Body,
         "error" => Line::Header(Severity::Error),
         "warning" => Line::Header(Severity::Warning),
         _ if rule_code(first) => Line::Header(Severity::Finding),

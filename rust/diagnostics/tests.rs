@@ -332,6 +332,7 @@ fn lines_read_as_their_tools_print_them() {
         "Found 19 errors.",
         "WARNING:root:disk almost full",
         "see https://example.org:8080/x: warning: none",
+        "info about the build",
     ] {
         assert!(matches!(line::read(other), Line::Other), "{other}");
     }
