@@ -49,9 +49,10 @@ struct Diagnostic {
     lines: Vec<String>,
     /// Lines of `lines` that are the header and its place.
     head: usize,
-    /// Whether `lines` holds the whole body, and a blank line follows it.
+    /// Whether `lines` holds the whole body.
     whole: bool,
-    blank_after: bool,
+    /// The blank line after the body, as the output has it (spaces, a `'\r'`), when `whole`.
+    blank_after: Option<String>,
     /// The first diagnostic of its kind.
     first_of_kind: bool,
 }
@@ -130,7 +131,7 @@ impl WholeLines for DiagnosticsPlanner {
                 if self.open {
                     self.lines_in += 1;
                     if let Some(last) = self.diagnostics.last_mut().filter(|_| self.storing) {
-                        last.blank_after = last.whole;
+                        last.blank_after = last.whole.then(|| raw.to_owned());
                     }
                 }
                 self.close();
@@ -185,7 +186,7 @@ impl DiagnosticsPlanner {
                 lines: head.iter().map(|&l| l.to_owned()).collect(),
                 head: head.len(),
                 whole: within,
-                blank_after: false,
+                blank_after: None,
                 first_of_kind: new_kind,
             });
         }
@@ -306,7 +307,8 @@ impl Planner for DiagnosticsPlanner {
         // A body cut short would show a code frame's first lines, which say nothing alone.
         for d in &self.diagnostics {
             if d.whole && showing.shows(d.no) {
-                let blank = d.blank_after.then(|| (d.no + d.lines.len() as u64, ""));
+                let after = d.no + d.lines.len() as u64;
+                let blank = d.blank_after.as_deref().map(|text| (after, text));
                 showing.try_add(d.numbered().skip(d.head).chain(blank));
             }
         }

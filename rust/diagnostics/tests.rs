@@ -384,3 +384,14 @@ fn coloured_warnings_with_crlf_line_ends_read_as_plain_ones() {
         );
     }
 }
+
+#[test]
+fn a_blank_line_after_a_body_is_shown_as_the_output_has_it() {
+    let text = rustc_warnings(12).replace("\n\n", "\n   \n");
+    let lines: std::collections::HashSet<&str> = text.lines().collect();
+    let out = diagnosed(&text, 1200);
+    assert!(out.contains("\n   \n"), "{out}");
+    for line in out.lines().filter(|l| !l.starts_with('[')) {
+        assert!(lines.contains(line), "{line:?} in\n{out}");
+    }
+}
