@@ -4,7 +4,7 @@
 //!
 //! An agent runs a linter or a build to fix what it reports, so what it needs first is where
 //! each diagnostic is and what it says; the code frame under it quotes a line the agent can
-//! open. A blind cut of sixty warnings shows the first dozen whole and nothing of the rest.
+//! open. A blind cut of sixty warnings at 2,000 characters shows eleven and nothing of the rest.
 //! This planner reads each diagnostic as its header (with the place line under it, where the
 //! place is not in the header, see [`line`]) and its body (the code frame, notes and help,
 //! up to a blank line or the next header), and shows, while they fit: the lines after the
