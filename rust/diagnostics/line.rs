@@ -22,21 +22,15 @@ pub enum Severity {
     Finding,
 }
 
-/// What a gap's marker says of the diagnostics it holds, `counts` of each severity in the
-/// order of [`Severity`]: `": 2 errors, 6 warnings"`, or nothing where it holds none.
+/// What a gap's marker says of the diagnostics it holds: `": 6 warnings"`, `": 1 diagnostic"`
+/// (ruff's findings, which name no severity), or nothing where it holds none. A plan holds
+/// no errors: output with one is the log planner's.
 #[must_use]
-pub fn counted(counts: [u64; 3]) -> String {
-    const NOUNS: [(&str, &str); 3] = [
-        ("error", "errors"),
-        ("warning", "warnings"),
-        // A header that names no severity (ruff's rule codes).
-        ("diagnostic", "diagnostics"),
-    ];
-    let said: Vec<String> = NOUNS
+pub fn counted(warnings: u64, findings: u64) -> String {
+    let said: Vec<String> = [(warnings, "warning"), (findings, "diagnostic")]
         .into_iter()
-        .zip(counts)
-        .filter(|&(_, n)| n > 0)
-        .map(|((one, many), n)| format!("{n} {}", if n == 1 { one } else { many }))
+        .filter(|&(n, _)| n > 0)
+        .map(|(n, noun)| format!("{n} {noun}{}", if n == 1 { "" } else { "s" }))
         .collect();
     if said.is_empty() {
         String::new()

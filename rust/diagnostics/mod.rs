@@ -79,6 +79,7 @@ pub struct DiagnosticsPlanner {
     heads: HashSet<String>,
     /// Every header's line number and severity, up to [`MAX_NUMBERS`].
     numbers: Vec<(u64, Severity)>,
+    /// Diagnostics read.
     count: u64,
     /// Lines that belong to a diagnostic: its header, place, body and the blank line after.
     lines_in: u64,
@@ -112,8 +113,7 @@ impl WholeLines for DiagnosticsPlanner {
         let read = line::read(&text);
         if let Some((at, header, severity)) = self.pending.take() {
             if read == Line::Arrow && at + 1 == no {
-                let cleaned = clean(&header).into_owned();
-                self.opens(at, &[&header, raw], severity, &cleaned);
+                self.opens(at, &[&header, raw], severity, &clean(&header));
                 return;
             }
             self.outside(&header);

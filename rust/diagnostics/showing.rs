@@ -39,12 +39,21 @@ impl<'f> Showing<'f> {
     /// Shows `lines` (numbers and text) if the plan with them fits the budget; says whether
     /// it did. A line already shown is left as it is.
     pub(super) fn try_add(&mut self, lines: impl IntoIterator<Item = (u64, &'f str)>) -> bool {
+        self.try_add_within(lines, self.frame.budget)
+    }
+
+    /// [`Showing::try_add`] where the plan must take at most `limit` characters.
+    fn try_add_within(
+        &mut self,
+        lines: impl IntoIterator<Item = (u64, &'f str)>,
+        limit: u64,
+    ) -> bool {
         let added: Vec<u64> = lines
             .into_iter()
             .filter(|&(no, text)| self.lines.insert(no, text).is_none())
             .map(|(no, _)| no)
             .collect();
-        if self.cost() <= self.frame.budget {
+        if self.cost() <= limit {
             return true;
         }
         for no in added {
@@ -57,8 +66,8 @@ impl<'f> Showing<'f> {
     /// of it, then its first lines, then its last lines again. `head` is the output's first
     /// characters, `tail` its last whole lines, the first of them line `first_tail`.
     pub(super) fn fill(&mut self, head: &'f str, tail: &[&'f str], first_tail: u64) {
-        let left = self.frame.budget.saturating_sub(self.cost());
-        let tail_room = self.cost() + left / 2;
+        let cost = self.cost();
+        let tail_room = cost + self.frame.budget.saturating_sub(cost) / 2;
         let mut back = tail
             .iter()
             .enumerate()
@@ -70,7 +79,7 @@ impl<'f> Showing<'f> {
                 back.next();
                 continue;
             }
-            if self.cost() + char_count(text) + 1 > tail_room || !self.try_add([(no, text)]) {
+            if !self.try_add_within([(no, text)], tail_room) {
                 break;
             }
             back.next();
@@ -141,10 +150,11 @@ impl<'f> Showing<'f> {
         }
         let from = self.numbers.partition_point(|&(no, _)| no < gap.first);
         let to = self.numbers.partition_point(|&(no, _)| no <= gap.last);
-        let mut counts = [0u64; 3];
-        for &(_, severity) in &self.numbers[from..to] {
-            counts[severity as usize] += 1;
-        }
-        line::counted(counts)
+        let held = &self.numbers[from..to];
+        let warnings = held
+            .iter()
+            .filter(|&&(_, s)| s == Severity::Warning)
+            .count();
+        line::counted(warnings as u64, (held.len() - warnings) as u64)
     }
 }
