@@ -342,9 +342,9 @@ impl Chooser<'_> {
     }
 }
 
-/// The plan of a diff's `items` within `frame`'s budget: every header if they fit (2, 3: less
-/// what other lines already say), and the hunks' changed lines, then their context, each run
-/// that fits, first to last; else
+/// The plan of a diff's `items` within `frame`'s budget: every header but what other lines
+/// already say if they fit (3: less commit messages but for their subjects), and the hunks'
+/// changed lines, then their context, each run that fits, first to last; else
 /// the names of every commit and file (4: with each commit's subject, 5: without) with what
 /// each holds counted in the gap after it, and then each file's hunk headers and hunks back,
 /// in order, each that fits; else the names and subjects from the first on, as many as fit,
@@ -368,7 +368,9 @@ pub fn plan(items: &[Item], frame: &Frame<'_>, first_step: u8, log: bool) -> Opt
         let shown = log_shown(&chooser, first_step, budget)?;
         return render(&chooser, &shown, frame);
     }
-    let shown = (first_step..=3)
+    // Level 1 adds only lines that repeat others, three a file: a plan that cuts any line
+    // gives their room to the changes.
+    let shown = (first_step.max(2)..=3)
         .find_map(|level| {
             let mut shown = chooser.mask(level);
             let used = chooser.total(&shown);

@@ -48,7 +48,13 @@ fn every_header_is_kept_and_whole_runs_of_changes_while_they_fit() {
     assert_eq!(shape, Shape::Diff);
     assert!(out.chars().count() <= 6000, "{out}");
     for f in 0..12 {
-        let header = format!("+++ b/src/file_{f}.sql\n@@ -1,3 +1,3 @@ create table t{f}\n");
+        assert!(
+            out.contains(&format!(
+                "diff --git a/src/file_{f}.sql b/src/file_{f}.sql\n"
+            )),
+            "{out}"
+        );
+        let header = format!("@@ -1,3 +1,3 @@ create table t{f}\n");
         let at = out.find(&header).expect(&out) + header.len();
         // The first files' runs of changes fit whole; those after them find no room left.
         let hunk = &out[at..at + out[at..].find("@@ ").expect(&out)];
@@ -278,8 +284,8 @@ fn names_that_do_not_all_fit_are_kept_from_the_first_and_the_rest_counted() {
 }
 
 #[test]
-fn a_small_overflow_keeps_every_header() {
-    // One file, a little over the budget: its `---`/`+++` and first hunk header stay.
+fn a_small_overflow_keeps_every_name_and_hunk_header() {
+    // One file, a little over the budget: its name and every hunk header stay.
     let mut text = String::from("diff --git a/sympy/perm.py b/sympy/perm.py\n");
     text.push_str("index 3b18e51..a9c2f1d 100644\n--- a/sympy/perm.py\n+++ b/sympy/perm.py\n");
     for h in 0..3 {
@@ -293,10 +299,34 @@ fn a_small_overflow_keeps_every_header() {
     let (out, shape) = diff(&text, 2000);
     assert_eq!(shape, Shape::Diff);
     assert!(
-        out.starts_with(&text[..=text.find("\n@@").unwrap()]),
+        out.starts_with("diff --git a/sympy/perm.py b/sympy/perm.py\n"),
         "{out}"
     );
     assert_eq!(out.matches("\n@@ ").count(), 3, "{out}");
+}
+
+#[test]
+fn changed_lines_go_before_the_lines_the_git_line_repeats() {
+    // Every header fits, but then the `index` and `---`/`+++` lines would leave room for the
+    // changes of only some files (they did before); without them every change fits.
+    let mut text = String::new();
+    for f in 0..16 {
+        file_header(&mut text, &format!("src/module_{f}.py"));
+        writeln!(text, "@@ -10,7 +10,7 @@ def run_{f}():").unwrap();
+        text.push_str("     first = 1\n     second = 2\n     third = 3\n");
+        writeln!(text, "-    limit = {f}\n+    limit = {f} + 1").unwrap();
+        text.push_str("     fourth = 4\n     fifth = 5\n     sixth = 6\n");
+    }
+    let out = planned(&text, 3500);
+    for f in 0..16 {
+        let change = format!("-    limit = {f}\n+    limit = {f} + 1\n");
+        assert!(out.contains(&change), "{change}{out}");
+        assert!(
+            out.contains(&format!("@@ -10,7 +10,7 @@ def run_{f}():\n")),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("\nindex "), "{out}");
 }
 
 /// `git log -p` of `commits` commits, each with a message of two paragraphs and two files of two
