@@ -138,6 +138,22 @@ impl Chooser<'_> {
             .collect()
     }
 
+    /// How many changed lines (`+`, `-`) `shown` shows.
+    fn changes(&self, shown: &[bool]) -> u64 {
+        self.items
+            .iter()
+            .zip(shown)
+            .filter_map(|(item, &seen)| match item {
+                Item::Body {
+                    changes: true,
+                    counts,
+                    ..
+                } if seen => Some(counts.plus + counts.minus),
+                _ => None,
+            })
+            .sum()
+    }
+
     /// Shows the bodies of the hunks whose headers are shown: first their runs of changed
     /// lines, first to last, each that fits whole, then the runs of context around them. An
     /// agent reads a diff for what changed; the hunk header already says where. Then runs of
@@ -342,9 +358,10 @@ impl Chooser<'_> {
     }
 }
 
-/// The plan of a diff's `items` within `frame`'s budget: every header but what other lines
-/// already say if they fit (3: less commit messages but for their subjects), and the hunks'
-/// changed lines, then their context, each run that fits, first to last; else
+/// The plan of a diff's `items` within `frame`'s budget: every header if they fit (2: less
+/// what other lines already say, where that shows more changed lines; 3: less commit messages
+/// but for their subjects too), and the hunks' changed lines, then their context, each run that
+/// fits, first to last; else
 /// the names of every commit and file (4: with each commit's subject, 5: without) with what
 /// each holds counted in the gap after it, and then each file's hunk headers and hunks back,
 /// in order, each that fits; else the names and subjects from the first on, as many as fit,
@@ -368,16 +385,25 @@ pub fn plan(items: &[Item], frame: &Frame<'_>, first_step: u8, log: bool) -> Opt
         let shown = log_shown(&chooser, first_step, budget)?;
         return render(&chooser, &shown, frame);
     }
-    // Level 1 adds only lines that repeat others, three a file: a plan that cuts any line
-    // gives their room to the changes.
-    let shown = (first_step.max(2)..=3)
-        .find_map(|level| {
-            let mut shown = chooser.mask(level);
-            let used = chooser.total(&shown);
-            (used <= budget).then(|| {
-                chooser.fill_bodies(&mut shown, used, budget);
-                shown
-            })
+    let filled = |level: u8| {
+        let mut shown = chooser.mask(level);
+        let used = chooser.total(&shown);
+        (used <= budget).then(|| {
+            chooser.fill_bodies(&mut shown, used, budget);
+            shown
+        })
+    };
+    let shown = (first_step..=3)
+        .find_map(|level| filled(level).map(|shown| (level, shown)))
+        .map(|(level, shown)| {
+            // Level 1 adds only lines that repeat others, three a file: they stay only where
+            // they take no room that changed lines would have.
+            match filled(2) {
+                Some(fewer) if level == 1 && chooser.changes(&fewer) > chooser.changes(&shown) => {
+                    fewer
+                }
+                _ => shown,
+            }
         })
         .or_else(|| {
             (first_step.max(4)..=5).find_map(|level| {

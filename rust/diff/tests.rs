@@ -653,3 +653,31 @@ fn a_run_too_long_to_show_whole_shows_its_first_lines() {
         assert_eq!(removed_and_added(&out), (300, 300), "{out}");
     }
 }
+
+#[test]
+fn the_lines_the_git_line_repeats_stay_where_only_context_is_cut() {
+    let mut text = String::new();
+    file_header(&mut text, "src/module.py");
+    for h in 0..2 {
+        writeln!(text, "@@ -{0},9 +{0},9 @@ def run():", 10 + 40 * h).unwrap();
+        for i in 0..4 {
+            writeln!(text, "     context line {i} of hunk {h}, as it was").unwrap();
+        }
+        writeln!(text, "-    limit = {h}\n+    limit = {h} + 1").unwrap();
+        for i in 4..8 {
+            writeln!(text, "     context line {i} of hunk {h}, as it was").unwrap();
+        }
+    }
+    let budget = text.chars().count() as u64 - 60;
+    let out = planned(&text, budget);
+    assert!(
+        out.contains("\nindex 71092d0..e2a593b 100644\n--- a/src/module.py\n"),
+        "{out}"
+    );
+    for h in 0..2 {
+        assert!(
+            out.contains(&format!("-    limit = {h}\n+    limit = {h} + 1\n")),
+            "{out}"
+        );
+    }
+}
