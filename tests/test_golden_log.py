@@ -37,3 +37,35 @@ def test_golden_log(name: str, budget: int) -> None:
     result = shapeclip.compress_detailed(data, "bash", budget)
     assert len(result.text) <= budget
     assert result.text == expected, f"refresh with: python tests/golden/make_log_goldens.py --refresh ({result.shape})"
+
+
+@pytest.mark.parametrize("budget", [2000, 4000, 16000])
+def test_a_problem_under_a_file_heading_is_shown_under_that_heading(budget: int) -> None:
+    """yamllint and eslint print a file's path once, then its problems by line and column only:
+    a problem shown without its file's path would not say where it is."""
+    if api._core is None:
+        pytest.skip("the log planner is the native core's")
+    lines = (GOLDEN / "yamllint_errors_and_warnings_under_120_files.txt").read_text(encoding="utf-8").splitlines()
+    heading_of: dict[int, int] = {}
+    heading = 0
+    for no, line in enumerate(lines, 1):
+        if line[:1].strip():
+            heading = no
+        elif line.strip():
+            heading_of[no] = heading
+    result = shapeclip.compress_detailed("\n".join(lines) + "\n", "bash", budget)
+    omitted = {no for first, last in result.omitted_ranges for no in range(first, last + 1)}
+    shown = iter(no for no in range(1, len(lines) + 1) if no not in omitted)
+    last_heading = None
+    problems = 0
+    for out in result.text.splitlines():
+        if out.startswith(("[line", "[shapeclip:")):
+            continue
+        no = next(shown)
+        assert out.split(" [shapeclip:")[0] == lines[no - 1]
+        if no in heading_of:
+            assert last_heading == heading_of[no], f"line {no}: {out}\n{result.text}"
+            problems += 1
+        elif lines[no - 1].strip():
+            last_heading = no
+    assert problems >= 10

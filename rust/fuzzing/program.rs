@@ -178,7 +178,8 @@ impl Settings {
 }
 
 /// Fragments of build and test logs: keywords in their casings, runner summaries, traces,
-/// diagnostics, CI prefixes, terminal noise and characters of every width.
+/// diagnostics (placed, and under a file's heading as eslint prints them), CI prefixes,
+/// terminal noise and characters of every width.
 const LOG_WORDS: &[&str] = &[
     "\n",
     "\n",
@@ -261,6 +262,10 @@ const LOG_WORDS: &[&str] = &[
     "e\u{301}",
     "\u{fffd}",
     "\0",
+    "/src/app/index.js",
+    "  12:5  error  x  no-undef",
+    "  3:1  warning  y",
+    " 7 | ERROR | z",
 ];
 
 /// Bytes a text written from words (a log, a file read) or a stream is written to at most. A

@@ -99,4 +99,6 @@ impl Sink for LogPlanner {
 }
 
 #[cfg(test)]
+mod heading_tests;
+#[cfg(test)]
 mod tests;

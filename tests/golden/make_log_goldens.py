@@ -1,7 +1,7 @@
 """Makes the log planner's golden files by running real programs on this machine.
 
 Each case writes a small project into a scratch directory, runs a real tool on it (pytest -v,
-unittest, mypy --strict, gcc and g++ under make -k, a Python program that logs through a traceback,
+unittest, mypy --strict, gcc and g++ under make -k, yamllint, a Python program that logs through a traceback,
 cargo test; and from sibling modules `go test`, `node --test`, JUnit, RSpec, some inside a CI
 frame) and saves what the tool printed, stdout and stderr interleaved as a terminal shows
 them, as `log/<name>.txt`. Then `compress(input, "bash", budget)` for each budget in `BUDGETS`
@@ -127,6 +127,27 @@ def gcc_make_warnings_then_an_error(root: Path) -> bytes:
     return run(["make", "-k", "-j1"], root)
 
 
+def yamllint_errors_and_warnings_under_120_files(root: Path) -> bytes:
+    """yamllint's default report: each file's path, then its problems by line and column only.
+
+    Needs yamllint (`pip install yamllint`) in this Python.
+    """
+    files = {}
+    for i in range(120):
+        replicas = "yes" if i % 3 == 0 else "2"
+        image = f"registry.example.org/team/service-{i:02}:{'1.0.' + str(i) * (30 if i % 4 == 0 else 1)}"
+        env = "".join(f"      - name: VAR_{k}\n        value: '{k}'   \n" for k in range(i % 5))
+        files[f"deploy/service_{i:02}.yaml"] = (
+            ("---\n" if i % 2 else "")
+            + f"name: service-{i:02}\nreplicas: {replicas}\nspec:\n  containers:\n"
+            + f"    - image: {image}\n      ports: [80,443]\n      env:\n{env}"
+            + ("      debug: on\n" if i % 7 == 0 else "")
+            + ("name: again\n" if i % 9 == 0 else "")
+        )
+    write(root, files)
+    return run([sys.executable, "-m", "yamllint", "-f", "standard", "deploy"], root)
+
+
 def gpp_make_template_errors_from_a_key_without_ordering(root: Path) -> bytes:
     files = {
         "include/sku.h": """
@@ -237,6 +258,7 @@ CASES: dict[str, Callable[[Path], bytes]] = {
         unittest_one_failure_one_error_among_300,
         mypy_strict_on_untyped_sortedcontainers,
         gcc_make_warnings_then_an_error,
+        yamllint_errors_and_warnings_under_120_files,
         gpp_make_template_errors_from_a_key_without_ordering,
         python_traceback_buried_in_3000_log_lines,
         cargo_test_one_panic_among_500,

@@ -28,7 +28,8 @@ use super::repeats::{drop_told_counts, repeat_note};
 use super::selection::{Selection, completes_line_above};
 use crate::log::reading::class::{Class, Counts};
 use crate::log::reading::classify::classify;
-use crate::log::reading::dedup::Dedup;
+use crate::log::reading::dedup::{Dedup, Variant};
+use crate::log::reading::heading::{heads, is_heading, is_under};
 use crate::log::reading::keep::keep_line;
 use crate::log::reading::pass::Found;
 use crate::log::reading::store::{ErrorBlock, Kept};
@@ -93,14 +94,17 @@ pub fn plan(
         .for_each(fix);
     found.summaries.iter_mut().for_each(fix);
     let head = head_lines(window, budget, found.line_keep);
-    let tail = tail_lines(window, totals, found.counts, budget, found.line_keep);
+    let mut tail = tail_lines(window, totals, found.counts, budget, found.line_keep);
+    tail.drain(..headless(&tail, found.heading.as_ref()));
 
     // 1. The last lines, and the first few.
     let run = lines_within(tail.iter().rev(), budget * TAIL_FIRST_EIGHTHS / 8).max(1);
     let back: Vec<Kept> = tail.iter().rev().cloned().collect();
-    if sel.take_leading(&back[..run.min(back.len())]) == 0 && !back.is_empty() {
+    let taken = sel.take_leading(&back[..run.min(back.len())]);
+    if taken == 0 && !back.is_empty() {
         return None;
     }
+    head_tail(&mut sel, &back[..taken], found.heading.as_ref());
     // The first line says what ran, when it is short enough to say it.
     let first = lines_within(head.iter(), budget * HEAD_FIRST_SIXTIETHS / 60)
         .max(lines_within(head.iter().take(1), budget / 16));
@@ -140,7 +144,7 @@ pub fn plan(
     sel.cap = None;
 
     // 7. The rest of the budget.
-    fill(&mut sel, back, &head);
+    fill(&mut sel, back, &head, found.heading.as_ref());
 
     // Gaps whose lines are known and cost no more than their markers.
     let known = known_lines(&head, &tail, &found);
@@ -208,7 +212,7 @@ fn closing_room(found: &Found, totals: &Totals, budget: u64, profile: &Profile) 
 
 /// The rest of the budget: the tail going `back` from the shown lines, less runs of lines
 /// that repeat ones shown, then the `head` (whose first lines say what ran and how).
-fn fill(sel: &mut Selection, mut back: Vec<Kept>, head: &[Kept]) {
+fn fill(sel: &mut Selection, mut back: Vec<Kept>, head: &[Kept], heading: Option<&Kept>) {
     let tail_start = sel.shown.keys().next_back().map_or(0, |&no| no);
     let run_start = run_start(sel, tail_start);
     back.retain(|k| k.no < run_start);
@@ -217,8 +221,35 @@ fn fill(sel: &mut Selection, mut back: Vec<Kept>, head: &[Kept]) {
         .values()
         .map(|(k, _)| k.text.to_string())
         .collect();
-    sel.take_leading(&without_repeats(&back, &mut seen));
+    let back = without_repeats(&back, &mut seen);
+    let taken = sel.take_leading(&back);
+    head_tail(sel, &back[..taken], heading);
     sel.take_leading(head);
+}
+
+/// How many of the window's first lines (`tail`, in order) come before its first heading and
+/// are under one that is not the last heading read ([`heading`]): which file they are in is
+/// not known, and going back from the end they are not shown.
+fn headless(tail: &[Kept], heading: Option<&Kept>) -> usize {
+    let Some(first) = tail.iter().position(is_heading) else {
+        return 0;
+    };
+    let known = |k: &Kept| heading.is_some_and(|h| heads(h, k));
+    if tail[..first].iter().any(|k| is_under(k) && !known(k)) {
+        first
+    } else {
+        0
+    }
+}
+
+/// Shows the last heading when the earliest of the tail's lines just `taken` (going back) is
+/// under it: the run says with it which file its lines are in.
+fn head_tail(sel: &mut Selection, taken: &[Kept], heading: Option<&Kept>) {
+    if let (Some(heading), Some(earliest)) = (heading, taken.last()) {
+        if heads(heading, earliest) {
+            sel.try_add(std::slice::from_ref(heading), "");
+        }
+    }
 }
 
 /// `lines` (adjacent in the input, in either order) less each run of `REPEAT_RUN` or more
@@ -344,7 +375,11 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
         if let (false, Some((first, key))) = (headed[i], headline(&blocks[i])) {
             let before = place_before(&blocks[i], first);
             let after = line_below(&blocks[i], key);
-            let lines: Vec<Kept> = before.into_iter().chain([first, key]).cloned().collect();
+            let lines: Vec<Kept> = (blocks[i].heading.as_deref().into_iter())
+                .chain(before)
+                .chain([first, key])
+                .cloned()
+                .collect();
             let placed: Vec<Kept> = lines.iter().chain(after).cloned().collect();
             let added = sel.try_add(&placed, "")
                 || (after.is_some() && !said.contains(&*key.text) && sel.try_add(&lines, ""));
@@ -423,9 +458,13 @@ fn headline(block: &ErrorBlock) -> Option<(&Kept, &Kept)> {
 
 /// The lines a headline shows: its first and last error line, and what stands between them
 /// when that is only a line or two (a test's name between `Failure:` and its assertion), which
-/// says more than the marker that would stand for it.
+/// says more than the marker that would stand for it; the heading that names the error's file
+/// when the error line gives only a line number.
 fn headline_lines(block: &ErrorBlock, first: &Kept, key: &Kept) -> Vec<Kept> {
-    let mut lines: Vec<Kept> = place_before(block, first).into_iter().cloned().collect();
+    let mut lines: Vec<Kept> = (block.heading.as_deref().into_iter())
+        .chain(place_before(block, first))
+        .cloned()
+        .collect();
     if key.no - first.no <= HEADLINE_SPAN {
         lines.extend(
             block
@@ -588,10 +627,7 @@ fn select_warnings(
         else {
             continue;
         };
-        if sel.try_add(
-            std::slice::from_ref(&best.example),
-            &repeat_note(t, &best.example),
-        ) {
+        if sel.try_add(&with_heading(best), &repeat_note(t, &best.example)) {
             represented[i] = true;
         }
     }
@@ -611,9 +647,19 @@ fn select_warnings(
         } else {
             String::new()
         };
-        sel.try_add(std::slice::from_ref(&v.example), &note);
+        sel.try_add(&with_heading(v), &note);
     }
     represented
+}
+
+/// A warning's example, after the heading that names its file when it has one.
+fn with_heading(variant: &Variant) -> Vec<Kept> {
+    variant
+        .heading
+        .iter()
+        .chain([&variant.example])
+        .cloned()
+        .collect()
 }
 
 /// The complete lines at the start of `window.head`, within `room` characters.

@@ -13,6 +13,7 @@ use super::render;
 use super::render::Shown;
 use crate::log::reading::class::Counts;
 use crate::log::reading::frame;
+use crate::log::reading::heading;
 use crate::log::reading::store::Kept;
 
 pub(super) struct Selection {
@@ -158,6 +159,15 @@ impl Selection {
         // more `error[E0308]: mismatched types` says nothing.
         while fits > 0 && fits < lines.len() && places_line_above(&lines[fits - 1], &lines[fits]) {
             fits -= 1;
+        }
+        // Going back, a part that stops among lines under a heading (eslint's `  12:5  error
+        // ...` under a file's path) stops before them, at their heading where it has it: they
+        // would not say which file they are in.
+        let back = lines.len() > 1 && lines[0].no > lines[1].no;
+        if back && fits > 0 && fits < lines.len() && heading::is_under(&lines[fits - 1]) {
+            if let Some(at) = lines[..fits].iter().rposition(|l| !heading::is_under(l)) {
+                fits = at + 1;
+            }
         }
         self.undo(parts[fits].0);
         #[cfg(debug_assertions)]

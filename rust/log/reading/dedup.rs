@@ -44,6 +44,9 @@ impl Key {
     }
 }
 
+/// A variant's first occurrence and its heading.
+pub type Example = (Kept, Option<Kept>);
+
 #[derive(Debug, Clone)]
 pub struct Variant {
     pub key: String,
@@ -52,6 +55,9 @@ pub struct Variant {
     pub count: u64,
     /// The variant's first occurrence, as shown.
     pub example: Kept,
+    /// The line that names the file of `example`, when `example` gives only a line number
+    /// ([`super::heading`]).
+    pub heading: Option<Kept>,
 }
 
 #[derive(Debug, Clone)]
@@ -111,13 +117,19 @@ impl Dedup {
     pub fn add(&mut self, line: Kept) -> Option<usize> {
         let key = Key::of(&line.text);
         let (id, new_variant) = self.tally(&line.text[key.at..], key.hash, line.no)?;
-        self.keep_variant(id, new_variant, || line);
+        self.keep_variant(id, new_variant, || (line, None));
         Some(id)
     }
 
     /// Counts one occurrence of the shown text `text` at line `no`; `make` is called for the
-    /// line only when it is a new variant's first occurrence, so a repeat costs no copy.
-    pub fn add_with(&mut self, text: &str, no: u64, make: impl FnOnce() -> Kept) -> Option<usize> {
+    /// line (and its heading) only when it is a new variant's first occurrence, so a repeat
+    /// costs no copy.
+    pub fn add_with(
+        &mut self,
+        text: &str,
+        no: u64,
+        make: impl FnOnce() -> Example,
+    ) -> Option<usize> {
         self.add_keyed(text, Key::of(text), no, make)
     }
 
@@ -127,7 +139,7 @@ impl Dedup {
         text: &str,
         key: Key,
         no: u64,
-        make: impl FnOnce() -> Kept,
+        make: impl FnOnce() -> Example,
     ) -> Option<usize> {
         let (id, new_variant) = self.tally(&text[key.at..], key.hash, no)?;
         self.keep_variant(id, new_variant, make);
@@ -135,13 +147,15 @@ impl Dedup {
     }
 
     /// Keeps a new variant of template `id`, with `make`'s line as its first occurrence.
-    fn keep_variant(&mut self, id: usize, key: Option<String>, make: impl FnOnce() -> Kept) {
+    fn keep_variant(&mut self, id: usize, key: Option<String>, make: impl FnOnce() -> Example) {
         if let Some(key) = key {
+            let (example, heading) = make();
             self.templates[id].variants.push(Variant {
                 hash: text_hash(key.as_bytes()),
                 key,
                 count: 1,
-                example: make(),
+                example,
+                heading,
             });
         }
     }

@@ -96,7 +96,7 @@ pub(super) struct Scanned<'a> {
 impl Scanned<'_> {
     /// The class of the line at `start..end`: a line the look-ahead did not list is `Other`
     /// (its contract), but for the first line, which it never looks at.
-    fn class_at(self, start: usize, end: usize) -> Class {
+    pub(super) fn class_at(self, start: usize, end: usize) -> Class {
         if start == 0 {
             return classify(&self.text[..end]);
         }

@@ -17,6 +17,7 @@ mod code;
 pub mod dedup;
 mod evidence;
 pub mod frame;
+pub mod heading;
 pub mod keep;
 mod keyword;
 mod marks;

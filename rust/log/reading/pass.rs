@@ -18,6 +18,7 @@ use super::classify::{Shown, classify};
 use super::code;
 use super::dedup::{Dedup, Key};
 use super::evidence::Evidence;
+use super::heading::{Headings, under_heading};
 use super::keep::{
     Scanned, keep_line, keep_shown, kept_chars, lines_before, room_after, shown_chars, unfilled,
 };
@@ -110,6 +111,7 @@ pub struct Pass {
     checked: u64,
     events: u64,
     places: Places,
+    headings: Headings,
 }
 
 /// How many block-opening error lines are looked at to see whether they are lines of code.
@@ -144,6 +146,7 @@ impl Pass {
             checked: 0,
             events: 0,
             places: Places::default(),
+            headings: Headings::default(),
         }
     }
 
@@ -172,11 +175,18 @@ impl Pass {
         if class == Class::Other {
             return;
         }
-        let context = if class == Class::Error {
+        let (context, heading) = if class == Class::Error {
             let lines = self.blocks.spare();
-            self.context_before(block, start, no, lines)
+            let heading = under_heading(line.body())
+                .then(|| {
+                    self.headings
+                        .above(block, start, no, self.counts, self.line_keep)
+                })
+                .flatten()
+                .map(Box::new);
+            (self.context_before(block, start, no, lines), heading)
         } else {
-            Vec::new()
+            (Vec::new(), None)
         };
         let verdict = (class == Class::Summary && summary::failing(&line.text)).then(|| {
             // Never back past the verdict before, so that each line is read once.
@@ -193,8 +203,12 @@ impl Pass {
             // Most warnings repeat one already in the table: count them without a copy.
             let shown = &line.text[..byte_at_char(&line.text, self.line_keep)];
             let (counts, line_keep) = (self.counts, self.line_keep);
+            let headings = &mut self.headings;
             self.warnings.add_with(shown, no, || {
-                keep_shown(line, no, class, nl, counts, line_keep)
+                let heading = under_heading(line.body())
+                    .then(|| headings.above(block, start, no, counts.before(class), line_keep))
+                    .flatten();
+                (keep_shown(line, no, class, nl, counts, line_keep), heading)
             });
             return;
         }
@@ -228,6 +242,7 @@ impl Pass {
                         start: no,
                         template: None,
                         context: (before, 0),
+                        heading,
                     },
                     trace,
                     shown,
@@ -353,6 +368,7 @@ impl Pass {
                             start: no + 1,
                             template: None,
                             context: (0, 0),
+                            heading: None,
                         },
                         trace,
                         shown: 0,
@@ -377,6 +393,7 @@ impl Pass {
         let key = open.key;
         let mut block = ErrorBlock {
             lines: std::mem::take(&mut open.block.lines),
+            heading: open.block.heading.take(),
             ..open.block
         };
         self.open = None;
@@ -395,7 +412,7 @@ impl Pass {
         // its own: the table outlives the block, whose texts a shared one would keep.
         let errors = &mut self.errors;
         block.template = line.and_then(|k| {
-            let make = || k.detached();
+            let make = || (k.detached(), None);
             match key.filter(|&(no, _)| no == k.no) {
                 Some((_, key)) => errors.add_keyed(&k.text, key, k.no, make),
                 None => errors.add_with(&k.text, k.no, make),
@@ -526,6 +543,7 @@ impl Pass {
             checked: self.checked,
             events: self.events,
             places: self.places.into_lines(),
+            heading: self.headings.into_last(),
         }
     }
 }
@@ -557,6 +575,8 @@ pub struct Found {
     pub events: u64,
     /// The last places pytest printed for frames in the project's code, in order.
     pub places: Vec<Kept>,
+    /// The last heading ([`super::heading`]): the one that the lines after it are under.
+    pub heading: Option<Kept>,
 }
 
 /// Whether an error line reports an event: no line of source code, and either its error
@@ -625,6 +645,8 @@ impl Sink for Pass {
             text,
             found: &found,
         };
+        self.headings
+            .look_back(scanned, end, last.no + 1, self.counts, self.line_keep);
         let mut kept = Vec::new();
         lines_before(
             scanned,

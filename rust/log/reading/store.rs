@@ -132,6 +132,10 @@ pub struct ErrorBlock {
     pub template: Option<usize>,
     /// How many of `lines` are context: before the error, and after its trace.
     pub context: (usize, usize),
+    /// The line above that names the file its error line's place is in, when the error line
+    /// gives only a line number ([`super::heading`]). Boxed: most blocks have none, and a
+    /// log of errors makes a block a line.
+    pub heading: Option<Box<Kept>>,
 }
 
 impl ErrorBlock {
@@ -145,7 +149,11 @@ impl ErrorBlock {
 impl ErrorBlock {
     #[must_use]
     pub fn weight(&self) -> usize {
-        self.lines.iter().map(Kept::weight).sum()
+        self.lines
+            .iter()
+            .chain(self.heading.as_deref())
+            .map(Kept::weight)
+            .sum()
     }
 }
 
@@ -330,6 +338,7 @@ mod tests {
             start,
             template: None,
             context: (0, 0),
+            heading: None,
         }
     }
 
