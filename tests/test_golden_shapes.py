@@ -2,9 +2,9 @@
 of real programs: `cat -n`, `cat` and `nl -ba` of standard library modules, `find`, `ls -R` and
 `grep -c` counts (as rows a search tool summarised) of its packages, `grep -r` and `grep -A` over
 it, `git show`, `git log -p` and `git log --stat` of this repository, `git status` of a scratch
-one, ruff over a package, gcc's and cargo's warnings on small programs (made by
-`tests/golden/make_shape_goldens.py`, which also refreshes them). Beside the exact bytes, each
-checks what its shape promises."""
+one, ruff over a package, gcc's and cargo's warnings on small programs, a `make` that
+succeeds with a few warnings (made by `tests/golden/make_shape_goldens.py`, which also
+refreshes them). Beside the exact bytes, each checks what its shape promises."""
 
 from __future__ import annotations
 

@@ -172,6 +172,15 @@ fn placed(text: &str) -> Option<(Option<Severity>, &str)> {
     Some((Some(severity), rest))
 }
 
+/// Whether a placed line's `message` is one of Python's warnings (`DeprecationWarning: ...`):
+/// a program's, printed as it runs, not a compiler's or a linter's about the code.
+#[must_use]
+pub fn runtime_warning(message: &str) -> bool {
+    message
+        .split_once(':')
+        .is_some_and(|(word, _)| python_warning(word))
+}
+
 /// Whether `word` names one of Python's warning classes, as its `warnings` module prints them
 /// (`DeprecationWarning`, `UserWarning`).
 fn python_warning(word: &str) -> bool {

@@ -67,8 +67,13 @@ impl Diagnostic {
 /// Watches a shell's output for diagnostics, storing their headers up to twice the room and
 /// their bodies up to the room; past that, only the first diagnostic of each new kind (at most
 /// one per sixteen characters of the room) and every header's line number.
+///
+/// It plans twice in the registry's order: before the log planner (`FEW` false) an output
+/// whose lines are half diagnostics or more; after it (`FEW` true), one of fewer, which no
+/// planner before took (a build that succeeded with a few warnings among its commands), where
+/// a clip would have shown the build's ends and not one warning.
 #[derive(Debug)]
-pub struct DiagnosticsPlanner {
+pub struct DiagnosticsPlanner<const FEW: bool> {
     room: u64,
     diagnostics: Vec<Diagnostic>,
     /// Characters of headers and of bodies stored.
@@ -93,7 +98,7 @@ pub struct DiagnosticsPlanner {
     declined: bool,
 }
 
-impl WholeLines for DiagnosticsPlanner {
+impl<const FEW: bool> WholeLines for DiagnosticsPlanner<FEW> {
     fn declined(&self) -> bool {
         self.declined
     }
@@ -104,8 +109,11 @@ impl WholeLines for DiagnosticsPlanner {
 
     fn line(&mut self, no: u64, raw: &str) {
         // Diagnostics are most of a linter's output from its start: a large output of which
-        // they are not a quarter is read no further.
-        if no == gapped::JUDGE_AFTER && self.lines_in * 4 < no {
+        // they are not a quarter is read no further; nor, after the log planner, one of which
+        // they are half, which is no build with a few warnings (and the planner before it
+        // reads the same lines).
+        if no == gapped::JUDGE_AFTER && (self.lines_in * 4 < no || (FEW && self.lines_in * 2 >= no))
+        {
             self.declined = true;
             return;
         }
@@ -144,12 +152,14 @@ impl WholeLines for DiagnosticsPlanner {
     }
 }
 
-impl DiagnosticsPlanner {
+impl<const FEW: bool> DiagnosticsPlanner<FEW> {
     /// Opens the diagnostic whose header is line `no`, of `head` (the header, and the place
     /// under it), saying `message` (the kind is read from it).
     fn opens(&mut self, no: u64, head: &[&str], severity: Severity, message: &str) {
-        if severity == Severity::Error {
-            // A failing build is the log planner's: nothing more is read.
+        // A failing build is the log planner's: nothing more is read. Nor, after it, is a
+        // program's output with a few of Python's warnings in it, most often from a library it
+        // imports: what the program printed is what its caller reads.
+        if severity == Severity::Error || (FEW && line::runtime_warning(message)) {
             self.declined = true;
             return;
         }
@@ -231,7 +241,7 @@ impl DiagnosticsPlanner {
     }
 }
 
-impl Sink for DiagnosticsPlanner {
+impl<const FEW: bool> Sink for DiagnosticsPlanner<FEW> {
     type Lookahead = ();
     fn lookahead(&self) {}
 
@@ -240,7 +250,7 @@ impl Sink for DiagnosticsPlanner {
     }
 }
 
-impl Planner for DiagnosticsPlanner {
+impl<const FEW: bool> Planner for DiagnosticsPlanner<FEW> {
     fn serves(kind: ToolKind) -> bool {
         matches!(
             kind,
@@ -269,11 +279,11 @@ impl Planner for DiagnosticsPlanner {
 
     fn plan(self, context: &Context<'_>) -> Option<Plan> {
         let total = context.totals.lines;
-        // Output with a few warnings in it is the log planner's, or the clip's.
+        // Output with a few warnings in it is the log planner's, if it is a log.
         if self.declined
             || self.room < MIN_BUDGET
             || self.diagnostics.is_empty()
-            || self.lines_in * 2 < total
+            || (!FEW && self.lines_in * 2 < total)
         {
             return None;
         }

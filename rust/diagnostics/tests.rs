@@ -278,15 +278,41 @@ fn warnings_before_a_failure_leave_the_output_to_the_log_planner() {
 }
 
 #[test]
-fn a_failing_build_stays_a_log_and_a_few_warnings_in_other_output_are_no_diagnostics() {
+fn a_failing_build_stays_a_log() {
     let errors = rustc_warnings(20).replace("warning: unused", "error: unused");
     assert_eq!(planned(&errors, 2000).1, Shape::Log);
+}
+
+#[test]
+fn a_few_warnings_in_a_build_that_no_other_planner_takes_are_shown_first() {
+    // Three warnings among three hundred lines of a build that succeeded: no log, and a clip
+    // of its ends showed none of them.
     let mut build = String::new();
-    for i in 0..300 {
+    for i in 0..150 {
         writeln!(build, "   Compiling dependency_{i} v1.0.{i}").unwrap();
     }
     build.push_str(&rustc_warnings(3));
-    assert_ne!(planned(&build, 2000).1, Shape::Diagnostics);
+    for i in 150..300 {
+        writeln!(build, "   Compiling dependency_{i} v1.0.{i}").unwrap();
+    }
+    let (out, shape) = planned(&build, 2000);
+    assert_eq!(shape, Shape::Diagnostics, "{out}");
+    for i in 0..3 {
+        let header = format!(
+            "warning: unused variable: `v{i}`\n --> src/main.rs:{}:9\n",
+            i + 1
+        );
+        assert!(out.contains(&header), "{out}");
+    }
+    // A failure after it leaves it to the log planner.
+    assert_eq!(
+        planned(
+            &format!("{build}FAILED: 1 test\nerror: test failed\n"),
+            2000
+        )
+        .1,
+        Shape::Log
+    );
 }
 
 #[test]
@@ -394,4 +420,27 @@ fn a_blank_line_after_a_body_is_shown_as_the_output_has_it() {
     for line in out.lines().filter(|l| !l.starts_with('[')) {
         assert!(lines.contains(line), "{line:?} in\n{out}");
     }
+}
+
+#[test]
+fn a_few_of_pythons_warnings_in_a_programs_output_are_no_diagnostics() {
+    // Warnings a library prints when a program imports it: what the program printed is what
+    // its caller reads.
+    let mut text = String::new();
+    for (i, module) in ["core/basic", "core/containers", "plotting/plot"]
+        .iter()
+        .enumerate()
+    {
+        writeln!(
+            text,
+            "/testbed/sympy/{module}.py:{}: DeprecationWarning: Using or importing the ABCs from 'collections' is deprecated",
+            3 + i
+        )
+        .unwrap();
+        writeln!(text, "  from collections import Mapping").unwrap();
+    }
+    for i in 0..120 {
+        writeln!(text, "Testing distribution {i}...\nResult: {}", i * 7).unwrap();
+    }
+    assert_ne!(planned(&text, 2000).1, Shape::Diagnostics);
 }

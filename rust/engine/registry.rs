@@ -46,11 +46,14 @@ pub(super) fn planners(budget: Budget, kind: ToolKind) -> Vec<Option<Box<dyn Hel
     register::<TablePlanner>(&mut list, budget, kind);
     // A linter's or compiler's warnings, most of the output: before the log planner, which
     // would take a warning's message that names an error for a failure.
-    register::<DiagnosticsPlanner>(&mut list, budget, kind);
+    register::<DiagnosticsPlanner<false>>(&mut list, budget, kind);
     // Only shell-like tools: a file that mentions "error" is not a build log.
     register::<LogPlanner>(&mut list, budget, kind);
     // A shell's output that is no log but reads as source code: as a file read.
     register::<ShellSourcePlanner>(&mut list, budget, kind);
+    // A few warnings in output no planner above took (a build that succeeded): its
+    // diagnostics first, where a clip would show the build's ends.
+    register::<DiagnosticsPlanner<true>>(&mut list, budget, kind);
     // Only file reads: their head, definitions and tail.
     register::<ReadPlanner>(&mut list, budget, kind);
     // Only searches: what the search planner could not map keeps its definitions first.

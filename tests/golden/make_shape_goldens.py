@@ -260,6 +260,27 @@ CASES = {
         ],
         "repo",
     ),
+    # `make` of sixty C files that succeeds, two of them drawing gcc's warnings among the
+    # compile commands: no log, and a clip of its ends showed none of the warnings.
+    "make_few_warnings_repo": Case(
+        "bash",
+        "diagnostics",
+        [
+            "sh",
+            "-c",
+            'd=$(mktemp -d) && cd "$d" && mkdir src && for i in $(seq -w 0 59); do '
+            'if [ "$i" = 17 ] || [ "$i" = 33 ]; then '
+            "printf '#include <string.h>\\nint f%s(const char *s) { int unused; unsigned n = strlen(s); "
+            'int i; for (i = 0; i < n; i++) {} return 0; }\\n\' "$i" > src/u$i.c; '
+            "else printf 'int f%s(int x) { return x + 1; }\\n' \"$i\" > src/u$i.c; fi; done && "
+            "printf 'CFLAGS = -Wall -Wextra -O2 -DFEATURE_LOGGING=1 -DFEATURE_METRICS=1\\n"
+            "OBJS = $(patsubst src/%%.c,build/%%.o,$(wildcard src/*.c))\\nall: lib.a\\n"
+            "lib.a: $(OBJS)\\n\\t@ar rcs $@ $^\\n\\t@echo built lib.a\\n"
+            "build/%%.o: src/%%.c\\n\\t@mkdir -p build\\n\\tgcc $(CFLAGS) -c $< -o $@\\n' > Makefile && "
+            'make -j1 2>&1; cd / && rm -rf "$d"',
+        ],
+        "repo",
+    ),
     # `cargo check` of a crate whose code draws rustc's warnings, and cargo's count.
     "cargo_check_warnings_repo": Case(
         "bash",
