@@ -149,9 +149,7 @@ impl Headings {
         }
         self.through = self.through.max(no - 1);
     }
-}
 
-impl Headings {
     /// The last heading: the one that the lines after it are under.
     #[must_use]
     pub fn into_last(self) -> Option<Kept> {
