@@ -27,8 +27,9 @@ from shapeclip import api
 
 ERROR, WARNING, SUMMARY, OTHER = "error", "warning", "summary", "other"
 #: What a generated log may be planned as: a log whose progress redraws leave lines that fit as a
-#: terminal leaves them is shown whole so (docs/shapes/frames.md).
-SHAPES_OF_LOGS = ("log", "frames", "clip", "passthrough")
+#: terminal leaves them is shown whole so (docs/shapes/frames.md); one with gcc's warnings and
+#: no error or summary, which is no log, keeps its warnings first (docs/shapes/diagnostics.md).
+SHAPES_OF_LOGS = ("log", "frames", "diagnostics", "clip", "passthrough")
 
 
 @pytest.fixture(autouse=True)
