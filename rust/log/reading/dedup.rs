@@ -23,11 +23,12 @@ const MAX_TEMPLATES: usize = 256;
 /// Variants kept per template.
 const MAX_VARIANTS: usize = 8;
 
-/// Where a diagnostic's variant key starts in its text, and the [`text_hash`] of the key: what
+/// Where a diagnostic's variant key lies in its text, and the [`text_hash`] of the key: what
 /// the tables know it by, worked out by the look-ahead for an error line as it is shown whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Key {
     at: usize,
+    end: usize,
     hash: u64,
 }
 
@@ -35,10 +36,12 @@ impl Key {
     /// The key of the diagnostic `text`.
     #[must_use]
     pub fn of(text: &str) -> Self {
-        // The key is what is left of `text` after its location.
         let key = variant_key(text);
+        // A part of `text`: what follows its location, or the kind a summary line names.
+        let at = key.as_ptr() as usize - text.as_ptr() as usize;
         Key {
-            at: text.len() - key.len(),
+            at,
+            end: at + key.len(),
             hash: text_hash(key.as_bytes()),
         }
     }
@@ -141,7 +144,7 @@ impl Dedup {
         no: u64,
         make: impl FnOnce() -> Example,
     ) -> Option<usize> {
-        let (id, new_variant) = self.tally(&text[key.at..], key.hash, no)?;
+        let (id, new_variant) = self.tally(&text[key.at..key.end], key.hash, no)?;
         self.keep_variant(id, new_variant, make);
         Some(id)
     }

@@ -14,9 +14,13 @@ use std::hash::Hasher;
 use crate::hash::FxLikeHasher;
 use crate::text::{is_ascii_space, trim_start};
 
-/// The text after a leading location such as `src/a.c:12:5: ` or `a.py:21: `.
+/// The text after a leading location such as `src/a.c:12:5: ` or `a.py:21: `; of a line of
+/// pytest's short test summary, the kind of its failure ([`summary_kind`]).
 pub fn variant_key(text: &str) -> &str {
     let t = trim_start(text);
+    if let Some(kind) = summary_kind(t) {
+        return kind;
+    }
     let bytes = t.as_bytes();
     // A path-like first word followed by `:digits` fields: the first ':' comes before any ' '.
     let colon = find_either(bytes, b':', b' ');
@@ -38,6 +42,33 @@ pub fn variant_key(text: &str) -> &str {
         end = at;
     }
     if end > 0 { trim_start(&t[end..]) } else { t }
+}
+
+/// Of a line of pytest's short test summary, `FAILED tests/a.py::test_b - AssertionError: ...`
+/// (or `ERROR`), the dash and the first word of its message: the exception's name (`-
+/// AssertionError`), or `- assert` for a bare assertion. The test's id names one test, and
+/// pytest cuts the message to the terminal's width at a place that moves with the id's length
+/// (`... - AssertionError: bad order for {'a': 6...`): keyed by their whole text, each line
+/// was a kind of its own, the rarest kind there is, and a list of dozens took the room of
+/// every traceback it lists. The dash keeps the kind apart from the place line's under a
+/// traceback (`tests/a.py:12: AssertionError`), which counts the same failures once more.
+fn summary_kind(t: &str) -> Option<&str> {
+    let rest = t
+        .strip_prefix("FAILED ")
+        .or_else(|| t.strip_prefix("ERROR "))?;
+    // A parametrised id may hold blanks (`a.py::test_b[x y]`), seldom the separator.
+    let sep = rest.find(" - ")?;
+    // A test's id (`a.py::test_b`), or a module that failed to collect (`ERROR tests/a.py`).
+    let id = &rest[..sep];
+    if !id.contains("::") && !id.contains(".py") {
+        return None;
+    }
+    let dashed = &rest[sep + 1..];
+    let message = &dashed[2..];
+    let end = message
+        .find(|c: char| c == ':' || c.is_whitespace())
+        .unwrap_or(message.len());
+    (end > 0).then(|| &dashed[..2 + end])
 }
 
 /// The hash a variant key or a template is known by in [`super::Dedup`]'s tables: a word at a
@@ -230,6 +261,45 @@ fn first_where(bytes: &[u8], from: usize, found: impl Fn(u64) -> u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_summary_line_is_of_the_kind_of_its_exception() {
+        // pytest cuts each message at the terminal's width, wherever the id leaves it.
+        let cut = [
+            "FAILED tests/test_pricing.py::test_price_of_kale - AssertionError: assert 493...",
+            "FAILED tests/test_pricing.py::test_price_of_honeydew_melon - AssertionError: ...",
+            "FAILED tests/test_pricing.py::test_price_of_spinach - AssertionError: assert ...",
+            "FAILED tests/test_pricing.py::test_price_of_kale - AssertionError",
+        ];
+        for line in cut {
+            assert_eq!(variant_key(line), "- AssertionError", "{line}");
+        }
+        assert_eq!(
+            variant_key("FAILED tests/a.py::test_b[3 4] - assert 3 == 4"),
+            "- assert"
+        );
+        assert_eq!(
+            variant_key("ERROR tests/a.py::test_db - sqlite3.OperationalError: locked"),
+            "- sqlite3.OperationalError"
+        );
+        // The place line under a traceback counts the same failures: a kind of its own.
+        assert_eq!(
+            variant_key("tests/test_pricing.py:5: AssertionError"),
+            "AssertionError"
+        );
+    }
+
+    #[test]
+    fn other_lines_that_open_with_failed_keep_their_whole_key() {
+        for line in [
+            "FAILED (failures=2, errors=1)",
+            "FAILED tests/a.py::test_b",
+            "FAILED to start the service - see the journal",
+            "ERROR: could not find a version that satisfies the requirement",
+        ] {
+            assert_eq!(variant_key(line), line, "{line}");
+        }
+    }
 
     fn template_of(key: &str) -> String {
         let mut scratch = Vec::new();
