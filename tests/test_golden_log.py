@@ -69,3 +69,19 @@ def test_a_problem_under_a_file_heading_is_shown_under_that_heading(budget: int)
         elif lines[no - 1].strip():
             last_heading = no
     assert problems >= 10
+
+
+@pytest.mark.parametrize("budget", [2000, 4000])
+def test_a_short_summary_counts_its_failures_by_exception(budget: int) -> None:
+    """pytest names each failed test again in its short summary, the message cut to the terminal's
+    width wherever the test's id leaves it: a line counts with the others of its exception, so
+    the list does not read as thirty rare failures that go before every traceback."""
+    if api._core is None:
+        pytest.skip("the log planner is the native core's")
+    data = (GOLDEN / "pytest_short_summary_of_37_failures_of_two_kinds.txt").read_text(encoding="utf-8")
+    text = shapeclip.compress(data, "bash", budget)
+    lines = text.splitlines()
+    assert any(line.startswith("E   ") for line in lines), text
+    notes = [line.split(" [shapeclip: ")[1] for line in lines if line.startswith("FAILED ") and " [shapeclip: " in line]
+    assert notes, text
+    assert all(note.startswith("\u00d7") for note in notes), notes

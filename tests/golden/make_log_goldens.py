@@ -1,11 +1,12 @@
 """Makes the log planner's golden files by running real programs on this machine.
 
-Each case writes a small project into a scratch directory, runs a real tool on it (pytest -v,
-unittest, mypy --strict, gcc and g++ under make -k, yamllint, a Python program that logs through a traceback,
-cargo test; and from sibling modules `go test`, `node --test`, JUnit, RSpec, some inside a CI
-frame) and saves what the tool printed, stdout and stderr interleaved as a terminal shows
-them, as `log/<name>.txt`. Then `compress(input, "bash", budget)` for each budget in `BUDGETS`
-goes to `log/<name>.<budget>.expected`, which `tests/test_golden_log.py` compares against.
+Each case writes a small project into a scratch directory, runs a real tool on it (pytest -v and
+pytest's default report, unittest, mypy --strict, gcc and g++ under make -k, yamllint, a Python
+program that logs through a traceback, cargo test; and from sibling modules `go test`, `node
+--test`, JUnit, RSpec, some inside a CI frame) and saves what the tool printed, stdout and
+stderr interleaved as a terminal shows them, as `log/<name>.txt`. Then `compress(input, "bash",
+budget)` for each budget in `BUDGETS` goes to `log/<name>.<budget>.expected`, which
+`tests/test_golden_log.py` compares against.
 
 A case with `SIGNALS` also gets `log/<name>.signals`: for each of its patterns, the first input line
 it matches, from where it matches (so a CI frame's prefix is left out), one per line. These are the
@@ -39,6 +40,13 @@ HERE = Path(__file__).resolve().parent / "log"
 OTHER_ECOSYSTEMS = (log_cases_go_node, log_cases_jvm_ruby, log_cases_ci_framed)
 BUDGETS = (4000, 16000)
 TOOL = "bash"
+#: Thirty item names of many lengths: pytest cuts each summary line at another place.
+GROCERIES = """
+    apple banana cherry dried_fig elderberry_jam fresh_ginger grapefruit honeydew_melon iceberg_lettuce
+    jalapeno kale lime mango_chutney nectarine olive_oil_extra_virgin papaya quince red_onion spinach
+    tomato_paste ugli_fruit vanilla_pod watermelon yam zucchini avocado blueberry_muffin coconut_milk
+    date_syrup endive
+"""
 
 
 def pytest_verbose_one_failure_among_400(root: Path) -> bytes:
@@ -70,6 +78,51 @@ def pytest_verbose_one_failure_among_400(root: Path) -> bytes:
         },
     )
     return run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "--color=yes", "tests"], root)
+
+
+def pytest_short_summary_of_37_failures_of_two_kinds(root: Path) -> bytes:
+    """pytest's default report of many failures: each failure's traceback, then a short summary
+    that names each failed test again, its message cut to the terminal's width."""
+    items = GROCERIES.split()
+    prices = "\n".join(f"    {name!r}: {100 + 7 * i}," for i, name in enumerate(items))
+    tests = "\n".join(
+        f"def test_price_of_{name}():\n    assert price_in_cents({name!r}, quantity=3) == {3 * (100 + 7 * i)}\n"
+        for i, name in enumerate(items)
+    )
+    formats = ["csv", "tab_separated", "json_lines", "fixed_width_columns", "semicolon", "pipe", "yaml", "xml"]
+    parses = "\n".join(f"def test_parse_{f}_catalogue():\n    assert parse_catalogue({f!r}) == []\n" for f in formats)
+    passing = "\n".join(
+        f"def test_single_{i:03}():\n    assert price_in_cents({items[i % 30]!r}, quantity=1) == {100 + 7 * (i % 30)}\n"
+        for i in range(200)
+    )
+    write(
+        root,
+        {
+            "shop/pricing.py": f"""
+PRICES = {{
+{prices}
+}}
+
+def price_in_cents(item, quantity):
+    # The discount for three or more applies one unit too early.
+    unit = PRICES[item]
+    return unit * quantity - (unit // 10 if quantity >= 3 else 0)
+
+def parse_catalogue(kind):
+    if kind not in ("csv",):
+        raise ValueError(f"unsupported catalogue format: {{kind}}")
+    return []
+""",
+            "tests/test_pricing.py": "from shop.pricing import parse_catalogue, price_in_cents\n\n\n"
+            + tests
+            + "\n"
+            + parses
+            + "\n"
+            + passing,
+            "conftest.py": "",
+        },
+    )
+    return run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests"], root)
 
 
 def unittest_one_failure_one_error_among_300(root: Path) -> bytes:
@@ -255,6 +308,7 @@ CASES: dict[str, Callable[[Path], bytes]] = {
     f.__name__: f
     for f in (
         pytest_verbose_one_failure_among_400,
+        pytest_short_summary_of_37_failures_of_two_kinds,
         unittest_one_failure_one_error_among_300,
         mypy_strict_on_untyped_sortedcontainers,
         gcc_make_warnings_then_an_error,
