@@ -1007,3 +1007,84 @@ fn a_rust_backtrace_too_long_keeps_the_projects_frame() {
     );
     assert!(out.contains(" right: 3\n"), "{out}");
 }
+
+/// pytest's default report of `failing` failures among `passed` tests: each failure under
+/// its title, then the short summary that names each again.
+fn pytest_report(failing: usize, passed: usize) -> String {
+    let mut log = String::from(
+        "============================= test session starts ==============================\n",
+    );
+    writeln!(log, "collected {} items\n", failing + passed).expect("writing to a String");
+    log.push_str(&"tests/test_shop.py FFFF....\n".repeat(passed / 4 + 1));
+    log.push_str(
+        "\n=================================== FAILURES ===================================\n",
+    );
+    for i in 0..failing {
+        writeln!(
+            log,
+            "____________________ test_price_of_item_{i} ____________________\n"
+        )
+        .expect("writing to a String");
+        writeln!(log, "    def test_price_of_item_{i}():").expect("writing to a String");
+        writeln!(
+            log,
+            ">       assert price_in_cents('item_{i}', quantity=3) == {}",
+            300 + i
+        )
+        .expect("writing to a String");
+        writeln!(
+            log,
+            "E       AssertionError: assert {} == {} (item_{i})",
+            290 + i,
+            300 + i
+        )
+        .expect("writing to a String");
+        writeln!(log, "\ntests/test_shop.py:{}: AssertionError", 5 + 3 * i)
+            .expect("writing to a String");
+    }
+    log.push_str(
+        "=========================== short test summary info ============================\n",
+    );
+    for i in 0..failing {
+        writeln!(
+            log,
+            "FAILED tests/test_shop.py::test_price_of_item_{i} - AssertionError: assert {}...",
+            290 + i
+        )
+        .expect("writing to a String");
+    }
+    writeln!(log, "======================== {failing} failed, {passed} passed in 3.25s =========================").expect("writing to a String");
+    log
+}
+
+/// The first failure's `E` line is shown under the title that names its test, wherever the
+/// input was cut into blocks.
+#[test]
+fn a_pytest_failures_lines_are_shown_under_its_title() {
+    let log = pytest_report(40, 400);
+    for budget in [2000, 3000, 6000] {
+        let (out, shape) = compress(log.as_bytes(), budget, 1 << 20);
+        assert_eq!(shape, Shape::Log, "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        let title = lines
+            .iter()
+            .position(|l| l.contains(" test_price_of_item_0 "))
+            .unwrap_or_else(|| panic!("no title\n{out}"));
+        let under = lines[title + 1..]
+            .iter()
+            .find(|l| !l.starts_with("[line") && !l.trim().is_empty());
+        assert!(
+            under.is_some_and(
+                |l| l.starts_with("E       AssertionError: assert 290 == 300 (item_0)")
+            ),
+            "{out}"
+        );
+        for chunk in [64, 4097, 65_536] {
+            assert_eq!(
+                compress(log.as_bytes(), budget, chunk).0,
+                out,
+                "chunks of {chunk}"
+            );
+        }
+    }
+}

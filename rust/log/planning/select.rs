@@ -7,11 +7,12 @@
 //! 2. the runner's failing summaries (`3 failed`, `FAIL pkg`, a non-zero exit status);
 //! 3. every error block's headline (the exception, the diagnostic, the `FAIL` line), the
 //!    last block first, then the first, then back from the end: breadth before depth, and an
-//!    error repeated in many tests once, with its count;
+//!    error repeated in many tests once, with its count; with the heading that names its file,
+//!    or the title of its pytest report where that fits;
 //! 4. the blocks' traces, in the same order, then the other summaries;
-//! 5. the lines around the shown errors, then the places pytest prints for the frames of the
-//!    project's code (`PATH:N: in NAME`), above its error lines: they name the code to open,
-//!    which a warning seldom does;
+//! 5. the places pytest prints for the frames of the project's code (`PATH:N: in NAME`),
+//!    above its error lines: they name the code to open, which a warning seldom does and the
+//!    lines around an error seldom do; then the lines around the shown errors;
 //! 6. one warning of each kind with its count;
 //! 7. the rest of the budget: the tail run goes back as far as it fits, then the head.
 //!
@@ -131,14 +132,14 @@ pub fn plan(
     for line in other_lines.iter().rev().take(OTHER_SUMMARIES) {
         sel.try_add(std::slice::from_ref(*line), "");
     }
-    // 5. Context around the shown errors, the last first; then the places of the project's
-    // frames.
+    // 5. The places of the project's frames; then context around the shown errors, the last
+    // first.
+    select_places(&mut sel, &found.places);
     for block in found.blocks.iter().rev() {
         if block.core().iter().any(|k| sel.shown.contains_key(&k.no)) {
             sel.try_add(&block.lines, "");
         }
     }
-    select_places(&mut sel, &found.places);
     // 6. One warning of each kind.
     let represented = select_warnings(&mut sel, &mut found.warnings, &long);
     sel.cap = None;
@@ -349,7 +350,11 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
             None => String::new(),
         };
         let lines = headline_lines(block, first, key);
-        if sel.try_add_noted(&lines, &note, key.no) {
+        // A failure's title says which test failed; its `E` lines, which say how, say much
+        // without it. A problem under a file's heading says nothing without it.
+        let added = sel.try_add_noted(&lines, &note, key.no)
+            || (titled(block).is_some() && sel.try_add_noted(&lines[1..], &note, key.no));
+        if added {
             headed[i] = true;
             if let (Some(t), false) = (block.template, note.is_empty()) {
                 noted[t] = true;
@@ -375,7 +380,12 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
         if let (false, Some((first, key))) = (headed[i], headline(&blocks[i])) {
             let before = place_before(&blocks[i], first);
             let after = line_below(&blocks[i], key);
-            let lines: Vec<Kept> = (blocks[i].heading.as_deref().into_iter())
+            // The title of a repeated failure is left out: its `E` lines and its place say it.
+            let heading = blocks[i]
+                .heading
+                .as_deref()
+                .filter(|_| titled(&blocks[i]).is_none());
+            let lines: Vec<Kept> = (heading.into_iter())
                 .chain(before)
                 .chain([first, key])
                 .cloned()
@@ -412,6 +422,13 @@ fn select_places(sel: &mut Selection, places: &[Kept]) {
     for place in places.iter().rev() {
         sel.try_add(std::slice::from_ref(place), "");
     }
+}
+
+/// The title over the report of `block`'s failure, when it has one: its heading, when its
+/// first error line is no problem under a file's heading ([`is_under`]).
+fn titled(block: &ErrorBlock) -> Option<&Kept> {
+    let first = block.core().iter().find(|k| k.class == Class::Error)?;
+    block.heading.as_deref().filter(|_| !is_under(first))
 }
 
 /// The lines of a block but those of its library frames; its first and last lines stay

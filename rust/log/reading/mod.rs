@@ -5,7 +5,8 @@
 //! ([`classify`], on [`frame`], [`keyword`], [`summary`] and [`evidence`]), which says what kind
 //! ([`class`]) each is, as a terminal shows it ([`crate::text::ansi`]); the trace rules ([`trace`]), which say
 //! which lines after an error belong to it; whether an error line is a line of source code
-//! ([`code`]); the places pytest prints for the project's frames ([`place`]); and the stores: error blocks and summaries
+//! ([`code`]); the places pytest prints for the project's frames ([`place`]) and the titles of
+//! its failures' reports ([`title`]); and the stores: error blocks and summaries
 //! ([`store`]), repeated diagnostics once per template ([`dedup`]), every line kept the same way
 //! ([`keep`]). [`pass::Pass`] runs them as the planner's sink and hands over what it found.
 //!
@@ -28,4 +29,5 @@ pub mod prefilter;
 mod starts;
 pub mod store;
 pub mod summary;
+pub mod title;
 pub mod trace;

@@ -27,6 +27,7 @@ use super::place::{Place, Places};
 use super::prefilter::{Candidate, Looked, Prefilter};
 use super::store::{BlockStore, ErrorBlock, Evicted, Kept, Summaries};
 use super::summary;
+use super::title::under_title;
 use super::trace::{Absorbed, Step, Trace};
 use crate::sink::{Block, Sink};
 use crate::text::{byte_at_char, char_count, trim};
@@ -112,8 +113,13 @@ pub struct Pass {
     events: u64,
     places: Places,
     headings: Headings,
+    /// The last title of a failure's report read ([`super::title::failure_title`]).
+    title: Option<Box<Kept>>,
 }
 
+/// Lines below a failure's title that its `E` lines may be: pytest's report of one failure,
+/// its source and its traceback's frames, seldom runs longer.
+const TITLE_REACH: u64 = 1000;
 /// How many block-opening error lines are looked at to see whether they are lines of code.
 const CODE_CHECKED: u64 = 4096;
 /// A log has at least one error line in this many that is no line of code.
@@ -147,6 +153,7 @@ impl Pass {
             events: 0,
             places: Places::default(),
             headings: Headings::default(),
+            title: None,
         }
     }
 
@@ -177,13 +184,15 @@ impl Pass {
         }
         let (context, heading) = if class == Class::Error {
             let lines = self.blocks.spare();
-            let heading = under_heading(line.body())
-                .then(|| {
-                    self.headings
-                        .above(block, start, no, self.counts, self.line_keep)
-                })
-                .flatten()
-                .map(Box::new);
+            let heading = if under_heading(line.body()) {
+                self.headings
+                    .above(block, start, no, self.counts, self.line_keep)
+                    .map(Box::new)
+            } else if under_title(line.body()) {
+                self.title.clone().filter(|t| t.no + TITLE_REACH >= no)
+            } else {
+                None
+            };
             (self.context_before(block, start, no, lines), heading)
         } else {
             (Vec::new(), None)
@@ -518,7 +527,11 @@ impl Pass {
         }
         let no = first_no + place.line;
         let kept = keep_line(raw, no, Class::Other, nl, self.counts, self.line_keep);
-        self.places.add(kept);
+        if place.title {
+            self.title = Some(Box::new(kept));
+        } else {
+            self.places.add(kept);
+        }
     }
 
     /// Ends the pass: the open block is closed and stored, and everything kept is handed over.

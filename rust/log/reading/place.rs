@@ -7,6 +7,10 @@
 //! finds them in every block ([`find`], one substring search), the pass keeps the last few
 //! ([`Places`]), and a plan shows them where its budget allows. Frames in installed packages
 //! and the standard library are not the project's, and are left out.
+//!
+//! The same search finds the title over each failure's report (`_____ test_x _____`,
+//! [`failure_title`]): it is no candidate of the prefilter's, since it reports nothing, and
+//! the pass keeps the last one as the heading of the `E` lines under it.
 
 use std::collections::VecDeque;
 use std::sync::LazyLock;
@@ -14,7 +18,9 @@ use std::sync::LazyLock;
 use aho_corasick::AhoCorasick;
 use memchr::memmem::Finder;
 
+use super::frame::prefix_len;
 use super::store::Kept;
+use super::title::failure_title;
 use crate::text::count_newlines;
 
 /// Path parts of a Python frame in installed packages or the standard library.
@@ -63,29 +69,64 @@ fn is_project_place(line: &str, at: usize) -> bool {
         && !in_python_library(path)
 }
 
-/// A place in a block's text: its line's byte offsets, and the lines of the text before it.
+/// A place (or a failure's title) in a block's text: its line's byte offsets, and the lines of
+/// the text before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Place {
     pub start: usize,
     pub end: usize,
     pub line: u64,
+    /// The line is a failure's title, not a place.
+    pub title: bool,
 }
 
-/// The places in the project's code among the lines of `text`, in order.
+/// What a failure's title holds between its rule and the test's name.
+static TITLE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("_ "));
+
+/// The places in the project's code and the failures' titles among the lines of `text`, in
+/// order.
 #[must_use]
 pub fn find(text: &str) -> Vec<Place> {
+    let places = lines_holding(text, &SEPARATOR, is_project_place);
+    let titles = lines_holding(text, &TITLE, |line, _| {
+        failure_title(&line[prefix_len(line)..])
+    });
+    let mut lines: Vec<(usize, usize, bool)> = (places.into_iter().map(|(s, e)| (s, e, false)))
+        .chain(titles.into_iter().map(|(s, e)| (s, e, true)))
+        .collect();
+    lines.sort_unstable_by_key(|&(start, ..)| start);
+    let (mut counted, mut line) = (0, 0);
+    lines
+        .into_iter()
+        .map(|(start, end, title)| {
+            line += count_newlines(&text.as_bytes()[counted..start]);
+            counted = start;
+            Place {
+                start,
+                end,
+                line,
+                title,
+            }
+        })
+        .collect()
+}
+
+/// The offsets of each line of `text` that holds `needle` and that `keep` accepts, given the
+/// line and where its first `needle` starts, in order.
+fn lines_holding(
+    text: &str,
+    needle: &Finder<'_>,
+    keep: impl Fn(&str, usize) -> bool,
+) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
-    let (mut counted, mut line) = (0, 0);
     let mut from = 0;
-    while let Some(hit) = SEPARATOR.find(&bytes[from..]).map(|i| from + i) {
+    while let Some(hit) = needle.find(&bytes[from..]).map(|i| from + i) {
         let start = memchr::memrchr(b'\n', &bytes[..hit]).map_or(0, |nl| nl + 1);
         let end = memchr::memchr(b'\n', &bytes[hit..]).map_or(bytes.len(), |i| hit + i);
-        // The first separator of its line: the search went on from the end of the last.
-        if is_project_place(&text[start..end], hit - start) {
-            line += count_newlines(&bytes[counted..start]);
-            counted = start;
-            found.push(Place { start, end, line });
+        // The first needle of its line: the search went on from the end of the last.
+        if keep(&text[start..end], hit - start) {
+            found.push((start, end));
         }
         from = end;
     }
@@ -132,6 +173,25 @@ mod tests {
             [
                 ("xarray/core/merge.py:465: in merge_data_and_coords", 1),
                 ("tests/test_a.py:9: in test_b", 4)
+            ]
+        );
+    }
+
+    #[test]
+    fn failures_titles_are_found_among_the_places_in_order() {
+        let text = "x\n______ test_a ______\n    def test_a():\n\
+                    pkg/m.py:3: in f\n_ _ _ _ _ _\nE   ValueError: x\n\
+                    2024-01-02T03:04:05.1234567Z ____ test_b ____\n";
+        let found: Vec<(&str, u64, bool)> = find(text)
+            .iter()
+            .map(|p| (&text[p.start..p.end], p.line, p.title))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("______ test_a ______", 1, true),
+                ("pkg/m.py:3: in f", 3, false),
+                ("2024-01-02T03:04:05.1234567Z ____ test_b ____", 6, true),
             ]
         );
     }

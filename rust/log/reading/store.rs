@@ -133,8 +133,9 @@ pub struct ErrorBlock {
     /// How many of `lines` are context: before the error, and after its trace.
     pub context: (usize, usize),
     /// The line above that names the file its error line's place is in, when the error line
-    /// gives only a line number ([`super::heading`]). Boxed: most blocks have none, and a
-    /// log of errors makes a block a line.
+    /// gives only a line number, or the title over the pytest report its `E` lines are in
+    /// ([`super::heading`]). Boxed: most blocks have none, and a log of errors makes a block a
+    /// line.
     pub heading: Option<Box<Kept>>,
 }
 
