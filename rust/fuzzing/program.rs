@@ -219,6 +219,8 @@ const LOG_WORDS: &[&str] = &[
     "ValueError: bad value",
     "E       assert 1 == 2",
     "FAILED t.py::test_a - AssertionError: asse...",
+    "_____ test_a _____",
+    ">       raise ValueError(x)",
     "FAILED t.py::test_bb - ValueError...",
     "ERROR t.py::test_c - ",
     "thread 'main' panicked at src/main.rs:2:5:",
