@@ -21,6 +21,7 @@ use memchr::memmem::Finder;
 use super::frame::prefix_len;
 use super::store::Kept;
 use super::title::failure_title;
+use crate::text::ansi::clean;
 use crate::text::count_newlines;
 
 /// Path parts of a Python frame in installed packages or the standard library.
@@ -88,8 +89,10 @@ static TITLE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("_ "));
 #[must_use]
 pub fn find(text: &str) -> Vec<Place> {
     let places = lines_holding(text, &SEPARATOR, is_project_place);
+    // As a terminal shows it: pytest colours its titles (`--color=yes`, as CI logs hold them).
     let titles = lines_holding(text, &TITLE, |line, _| {
-        failure_title(&line[prefix_len(line)..])
+        let shown = clean(line);
+        failure_title(&shown[prefix_len(&shown)..])
     });
     let mut lines: Vec<(usize, usize, bool)> = (places.into_iter().map(|(s, e)| (s, e, false)))
         .chain(titles.into_iter().map(|(s, e)| (s, e, true)))
@@ -181,7 +184,8 @@ mod tests {
     fn failures_titles_are_found_among_the_places_in_order() {
         let text = "x\n______ test_a ______\n    def test_a():\n\
                     pkg/m.py:3: in f\n_ _ _ _ _ _\nE   ValueError: x\n\
-                    2024-01-02T03:04:05.1234567Z ____ test_b ____\n";
+                    2024-01-02T03:04:05.1234567Z ____ test_b ____\n\
+                    \x1b[1m\x1b[31m____ test_c[1-True] ____\x1b[0m\n";
         let found: Vec<(&str, u64, bool)> = find(text)
             .iter()
             .map(|p| (&text[p.start..p.end], p.line, p.title))
@@ -192,6 +196,7 @@ mod tests {
                 ("______ test_a ______", 1, true),
                 ("pkg/m.py:3: in f", 3, false),
                 ("2024-01-02T03:04:05.1234567Z ____ test_b ____", 6, true),
+                ("\x1b[1m\x1b[31m____ test_c[1-True] ____\x1b[0m", 7, true),
             ]
         );
     }
