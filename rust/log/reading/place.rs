@@ -8,9 +8,9 @@
 //! ([`Places`]), and a plan shows them where its budget allows. Frames in installed packages
 //! and the standard library are not the project's, and are left out.
 //!
-//! The same search finds the title over each failure's report (`_____ test_x _____`,
-//! [`failure_title`]): it is no candidate of the prefilter's, since it reports nothing, and
-//! the pass keeps the last one as the heading of the `E` lines under it.
+//! A second search, for `_ `, finds the title over each failure's report (`_____ test_x
+//! _____`, [`failure_title`]): it is no candidate of the prefilter's, since it reports
+//! nothing, and the pass keeps the last one as the heading of the `E` lines under it.
 
 use std::collections::VecDeque;
 use std::sync::LazyLock;
