@@ -1088,3 +1088,34 @@ fn a_pytest_failures_lines_are_shown_under_its_title() {
         }
     }
 }
+
+/// Going back from the end, a run of lines never starts at a line that only points into the
+/// line above it (javac's and gcc's `^`): alone it points at nothing.
+#[test]
+fn a_run_going_back_does_not_start_at_a_caret() {
+    let mut log = String::new();
+    for i in 0..150 {
+        writeln!(
+            log,
+            "src/com/acme/Widget{}.java:{}: error: incompatible types: String cannot be converted to int",
+            i / 4,
+            8 + i % 30
+        )
+        .expect("writing to a String");
+        writeln!(log, "        int v{i} = \"text\"; // wrong type").expect("writing to a String");
+        writeln!(log, "{}^", " ".repeat(17 + i % 3)).expect("writing to a String");
+    }
+    log.push_str("100 errors\nonly showing the first 100 errors, of 150 total\n");
+    let mut gaps = 0;
+    for budget in (1500..2600).step_by(13) {
+        let (out, _) = compress(log.as_bytes(), budget, 1 << 20);
+        let lines: Vec<&str> = out.lines().collect();
+        for pair in lines.windows(2) {
+            if pair[0].starts_with("[line") {
+                gaps += 1;
+                assert_ne!(pair[1].trim(), "^", "budget {budget}\n{out}");
+            }
+        }
+    }
+    assert!(gaps > 50, "{gaps} gaps");
+}

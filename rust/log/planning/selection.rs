@@ -80,6 +80,16 @@ pub(super) fn completes_line_above(above: &Kept, below: &Kept) -> bool {
         && !library::is_frame(&below.text)
 }
 
+/// Whether `line` only points into the line above it: carets, with the tildes, dashes and
+/// bars compilers draw around them (`    ^~~~`, `  |     ^^^^^`), after any CI prefix.
+fn points_up(line: &Kept) -> bool {
+    let body = line.text[frame::prefix_len(&line.text)..].trim();
+    body.contains('^')
+        && body
+            .chars()
+            .all(|c| matches!(c, '^' | '~' | '-' | '|' | ' '))
+}
+
 impl Selection {
     pub fn new(limit: u64, total_lines: u64, counts: Counts) -> Self {
         Selection {
@@ -168,6 +178,12 @@ impl Selection {
             if let Some(at) = lines[..fits].iter().rposition(|l| !heading::is_under(l)) {
                 fits = at + 1;
             }
+        }
+        // Going back, a part does not stop at a line that only points into the line above it
+        // (the `^` that gcc, javac and Python print under the code they quote): alone it
+        // points at nothing.
+        while back && fits > 0 && fits < lines.len() && points_up(&lines[fits - 1]) {
+            fits -= 1;
         }
         self.undo(parts[fits].0);
         #[cfg(debug_assertions)]
