@@ -85,3 +85,19 @@ def test_a_short_summary_counts_its_failures_by_exception(budget: int) -> None:
     notes = [line.split(" [shapeclip: ")[1] for line in lines if line.startswith("FAILED ") and " [shapeclip: " in line]
     assert notes, text
     assert all(note.startswith("\u00d7") for note in notes), notes
+
+
+@pytest.mark.parametrize("budget", [1500, 2000, 3000, 4000])
+def test_a_bare_verdict_is_shown_only_under_its_tests_line(budget: int) -> None:
+    """unittest prints a test's verdict on a line of its own when the test logged: `ERROR`
+    alone, after a gap, names no test and says again what a shown count says."""
+    if api._core is None:
+        pytest.skip("the log planner is the native core's")
+    data = (GOLDEN / "unittest_verdicts_after_logged_warnings.txt").read_text(encoding="utf-8")
+    lines = data.splitlines()
+    result = shapeclip.compress_detailed(data, "bash", budget)
+    omitted = {no for first, last in result.omitted_ranges for no in range(first, last + 1)}
+    bare = [no for no, line in enumerate(lines, 1) if line == "ERROR" and no not in omitted]
+    assert bare, result.text
+    for no in bare:
+        assert no - 1 not in omitted, f"line {no} shown without the test above it:\n{result.text}"

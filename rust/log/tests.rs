@@ -890,6 +890,56 @@ fn repeats_that_name_something_new_are_shown_when_their_places_do_not_fit() {
     );
 }
 
+/// `python -m unittest -v` where each test logs a warning to stderr: the verdict of a test that
+/// logged goes on a line of its own (`ERROR`), and the failures' reports follow.
+fn unittest_with_logging(tests: usize, failing: impl Fn(usize) -> bool) -> String {
+    let mut log = String::new();
+    for i in 0..tests {
+        let verdict = if failing(i) { "ERROR" } else { "ok" };
+        writeln!(
+            log,
+            "test_div_{i} (test_calc.T.test_div_{i}) ... dividing {i}\n{verdict}"
+        )
+        .expect("writing to a String");
+    }
+    log.push('\n');
+    for i in (0..tests).filter(|&i| failing(i)) {
+        write!(
+            log,
+            "{rule}\nERROR: test_div_{i} (test_calc.T.test_div_{i})\n{dash}\nTraceback (most recent call last):\n  File \"/src/test_calc.py\", line 10, in t\n    self.assertEqual(div({i}, 0), {i} / 2)\n  File \"/src/test_calc.py\", line 5, in div\n    return a / b\nZeroDivisionError: division by zero\n\n",
+            rule = "=".repeat(70),
+            dash = "-".repeat(70),
+        )
+        .expect("writing to a String");
+    }
+    let failed = (0..tests).filter(|&i| failing(i)).count();
+    write!(
+        log,
+        "{}\nRan {tests} tests in 0.010s\n\nFAILED (errors={failed})\n",
+        "-".repeat(70)
+    )
+    .expect("writing to a String");
+    log
+}
+
+#[test]
+fn a_bare_verdict_is_not_shown_again_for_its_count() {
+    let log = unittest_with_logging(40, |i| i % 3 == 0);
+    for budget in [1500, 2000, 3000] {
+        let (out, _) = compress(log.as_bytes(), budget, log.len());
+        // A bare `ERROR` says something only under the test's line above it.
+        let lines: Vec<&str> = out.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.starts_with("ERROR") && !line.starts_with("ERROR:") {
+                assert!(
+                    i > 0 && lines[i - 1].starts_with("test_div_"),
+                    "a bare verdict after a gap at {budget}:\n{out}"
+                );
+            }
+        }
+    }
+}
+
 /// Node's test runner as TAP: `cases` tests, those in `failing` thrown at, each failure's
 /// message a YAML block under `error: |-`, and the closing counts.
 fn node_tap(cases: usize, failing: &[usize]) -> String {

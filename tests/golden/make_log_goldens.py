@@ -1,7 +1,7 @@
 """Makes the log planner's golden files by running real programs on this machine.
 
 Each case writes a small project into a scratch directory, runs a real tool on it (pytest -v and
-pytest's default report, unittest, mypy --strict, gcc and g++ under make -k, yamllint, a Python
+pytest's default report, unittest (with logging), mypy --strict, gcc and g++ under make -k, yamllint, a Python
 program that logs through a traceback, cargo test; and from sibling modules `go test`, `node
 --test`, JUnit, RSpec, some inside a CI frame) and saves what the tool printed, stdout and
 stderr interleaved as a terminal shows them, as `log/<name>.txt`. Then `compress(input, "bash",
@@ -146,6 +146,38 @@ def unittest_one_failure_one_error_among_300(root: Path) -> bytes:
         },
     )
     return run([sys.executable, "-m", "unittest", "-v", "test_version"], root)
+
+
+def unittest_verdicts_after_logged_warnings(root: Path) -> bytes:
+    """`unittest -v` where the code under test logs a warning: the logging goes to stderr after
+    the test's name, so each verdict (`ok`, `ERROR`) stands on a line of its own."""
+    write(
+        root,
+        {
+            "ledger.py": """
+                import logging
+
+                log = logging.getLogger("ledger")
+
+                def share(amount, people):
+                    log.warning("sharing %s among %s", amount, people)
+                    return amount / people
+            """,
+            "test_ledger.py": """
+                import unittest
+                from ledger import share
+
+                class TestShare(unittest.TestCase):
+                    pass
+
+                for n in range(60):
+                    def check(self, n=n):
+                        self.assertEqual(share(n * 6, n % 4), n * 6 / (n % 4 or 1))
+                    setattr(TestShare, f"test_share_{n:02}", check)
+            """,
+        },
+    )
+    return run([sys.executable, "-m", "unittest", "-v", "test_ledger"], root)
 
 
 def mypy_strict_on_untyped_sortedcontainers(root: Path) -> bytes:
@@ -310,6 +342,7 @@ CASES: dict[str, Callable[[Path], bytes]] = {
         pytest_verbose_one_failure_among_400,
         pytest_short_summary_of_37_failures_of_two_kinds,
         unittest_one_failure_one_error_among_300,
+        unittest_verdicts_after_logged_warnings,
         mypy_strict_on_untyped_sortedcontainers,
         gcc_make_warnings_then_an_error,
         yamllint_errors_and_warnings_under_120_files,
