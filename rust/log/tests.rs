@@ -940,6 +940,50 @@ fn a_bare_verdict_is_not_shown_again_for_its_count() {
     }
 }
 
+/// A program's log: `before` lines of progress, an exception it logged and went on from, with
+/// the exception that caused it, `after` lines more, and the exception that ended it.
+fn logged_then_fatal(before: usize, after: usize) -> String {
+    let mut log = String::new();
+    for i in 0..before {
+        writeln!(
+            log,
+            "2026-11-29 12:29:33,260 INFO app: processing record {i} of batch {}",
+            i / 50
+        )
+        .expect("writing to a String");
+    }
+    let chained = |path: &str, line: usize| {
+        format!(
+            "Traceback (most recent call last):\n  File \"/srv/app.py\", line 6, in load\n    with open(path) as f:\n         ^^^^^^^^^^\nFileNotFoundError: [Errno 2] No such file or directory: '{path}'\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\n  File \"/srv/app.py\", line {line}, in main\n    load(\"{path}\")\n  File \"/srv/app.py\", line 9, in load\n    raise RuntimeError(f\"config missing: {{path}}\") from e\nRuntimeError: config missing: {path}\n"
+        )
+    };
+    log.push_str("2026-11-29 12:29:33,269 ERROR app: startup failed\n");
+    log.push_str(&chained("/etc/app/settings.json", 14));
+    for i in 0..after {
+        writeln!(log, "2026-11-29 12:29:33,273 INFO app: cleanup step {i}")
+            .expect("writing to a String");
+    }
+    log.push_str(&chained("/etc/app/other.json", 19));
+    log
+}
+
+#[test]
+fn an_error_shown_in_part_is_shown_whole_before_more_of_the_tail() {
+    let log = logged_then_fatal(400, 100);
+    for budget in [2000, 2500] {
+        let (out, _) = compress(log.as_bytes(), budget, log.len());
+        // The logged error's cause says why the program could not start.
+        assert!(
+            out.contains("No such file or directory: '/etc/app/settings.json'"),
+            "at {budget}:\n{out}"
+        );
+        assert!(
+            out.contains("RuntimeError: config missing: /etc/app/other.json"),
+            "{out}"
+        );
+    }
+}
+
 /// Node's test runner as TAP: `cases` tests, those in `failing` thrown at, each failure's
 /// message a YAML block under `error: |-`, and the closing counts.
 fn node_tap(cases: usize, failing: &[usize]) -> String {

@@ -14,7 +14,8 @@
 //!    above its error lines: they name the code to open, which a warning seldom does and the
 //!    lines around an error seldom do; then the lines around the shown errors;
 //! 6. one warning of each kind with its count;
-//! 7. the rest of the budget: the tail run goes back as far as it fits, then the head.
+//! 7. the rest of the budget: the traces of errors shown in part, whole; then the tail run goes
+//!    back as far as it fits, then the head.
 //!
 //! Steps 2 to 6 keep a share of the budget for step 7. Each candidate is taken only if the
 //! whole rendering, markers included, still fits with room for the closing marker, so the
@@ -144,7 +145,8 @@ pub fn plan(
     let represented = select_warnings(&mut sel, &mut found.warnings, &long);
     sel.cap = None;
 
-    // 7. The rest of the budget.
+    // 7. The rest of the budget: first the traces of errors shown in part, then the tail.
+    complete_traces(&mut sel, &found.blocks);
     fill(&mut sel, back, &head, found.heading.as_ref());
 
     // Gaps whose lines are known and cost no more than their markers.
@@ -405,6 +407,30 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
         add_trace(sel, blocks[i].core());
     }
     noted
+}
+
+/// Shows whole, the last first, the cores of the error blocks shown in part whose lines left
+/// out say something not yet shown: the cause of an exception a program logged and went on
+/// from says more than the progress lines before the end. A block whose lines left out only
+/// repeat shown ones (a second copy of a fixture's code) is left to its marker.
+fn complete_traces(sel: &mut Selection, blocks: &[ErrorBlock]) {
+    for block in blocks.iter().rev() {
+        let core = block.core();
+        let shown = core
+            .iter()
+            .filter(|k| sel.shown.contains_key(&k.no))
+            .count();
+        if shown == 0 || shown == core.len() {
+            continue;
+        }
+        let said: HashSet<&str> = sel.shown.values().map(|(k, _)| &*k.text).collect();
+        let news = core.iter().any(|k| {
+            !sel.shown.contains_key(&k.no) && !k.text.trim().is_empty() && !said.contains(&*k.text)
+        });
+        if news {
+            sel.try_add(core, "");
+        }
+    }
 }
 
 /// Adds a block's `core` whole, or else without its library frames (see `library`), or else
