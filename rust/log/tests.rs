@@ -1164,11 +1164,14 @@ fn a_pytest_failures_lines_are_shown_under_its_title() {
             .iter()
             .position(|l| l.contains(" test_price_of_item_0 "))
             .unwrap_or_else(|| panic!("no title\n{out}"));
-        let under = lines[title + 1..]
+        // Under it the failure's `E` line, after the line of source that failed where that
+        // fits.
+        let mut under = lines[title + 1..]
             .iter()
-            .find(|l| !l.starts_with("[line") && !l.trim().is_empty());
+            .filter(|l| !l.starts_with("[line") && !l.trim().is_empty())
+            .skip_while(|l| l.starts_with(">       assert price_in_cents('item_0'"));
         assert!(
-            under.is_some_and(
+            under.next().is_some_and(
                 |l| l.starts_with("E       AssertionError: assert 290 == 300 (item_0)")
             ),
             "{out}"
@@ -1180,6 +1183,25 @@ fn a_pytest_failures_lines_are_shown_under_its_title() {
                 "chunks of {chunk}"
             );
         }
+    }
+}
+
+/// pytest prints the line of the test that failed, marked `>`, right over its `E` lines: it
+/// says what was checked, which the `E` lines give only as values.
+#[test]
+fn a_pytest_failure_shows_the_line_that_failed_over_its_e_lines() {
+    let log = pytest_report(40, 400);
+    for budget in [1500, 2000, 3000, 6000] {
+        let (out, _) = compress(log.as_bytes(), budget, log.len());
+        let lines: Vec<&str> = out.lines().collect();
+        let e = lines
+            .iter()
+            .position(|l| l.starts_with("E       AssertionError: assert 290 == 300 (item_0)"))
+            .unwrap_or_else(|| panic!("no E line at {budget}\n{out}"));
+        assert!(
+            e > 0 && lines[e - 1] == ">       assert price_in_cents('item_0', quantity=3) == 300",
+            "at {budget}:\n{out}"
+        );
     }
 }
 

@@ -31,6 +31,7 @@ use super::selection::{Selection, completes_line_above};
 use crate::log::reading::class::{Class, Counts};
 use crate::log::reading::classify::classify;
 use crate::log::reading::dedup::{Dedup, Variant};
+use crate::log::reading::frame;
 use crate::log::reading::heading::{heads, is_heading, is_under};
 use crate::log::reading::keep::keep_line;
 use crate::log::reading::pass::Found;
@@ -380,7 +381,8 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
         .collect();
     for &i in &order {
         if let (false, Some((first, key))) = (headed[i], headline(&blocks[i])) {
-            let before = place_before(&blocks[i], first);
+            // A repeat goes without its `>` line: the lines of more failures say more.
+            let before = line_above(&blocks[i], first).filter(|k| required_from_here(k));
             let after = line_below(&blocks[i], key);
             // The title of a repeated failure is left out: its `E` lines and its place say it.
             let heading = blocks[i]
@@ -508,7 +510,9 @@ fn headline(block: &ErrorBlock) -> Option<(&Kept, &Kept)> {
 /// when the error line gives only a line number.
 fn headline_lines(block: &ErrorBlock, first: &Kept, key: &Kept) -> Vec<Kept> {
     let mut lines: Vec<Kept> = (block.heading.as_deref().into_iter())
-        .chain(place_before(block, first))
+        .chain(
+            line_above(block, first).filter(|k| required_from_here(k) || failed_source(k, first)),
+        )
         .cloned()
         .collect();
     if key.no - first.no <= HEADLINE_SPAN {
@@ -536,20 +540,33 @@ fn line_below<'b>(block: &'b ErrorBlock, key: &Kept) -> Option<&'b Kept> {
     completes_line_above(key, after).then_some(after)
 }
 
-/// The line right before a block's `first` error line when it names the place in the
-/// project's own code that led to it. gcc prints the chain of template instantiations that
-/// ends in an error before the error, whose own place is in a library's header; the chain's
-/// last line (`t.cpp:6:60:   required from here`) is the only one that names the user's code.
-fn place_before<'b>(block: &'b ErrorBlock, first: &Kept) -> Option<&'b Kept> {
+/// The line right before a block's `first` error line, when the block holds it.
+fn line_above<'b>(block: &'b ErrorBlock, first: &Kept) -> Option<&'b Kept> {
     let at = block.lines.iter().position(|k| k.no == first.no)?;
-    let before = block.lines[..at].last()?;
-    let here = before
-        .text
+    block.lines[..at].last().filter(|k| k.no + 1 == first.no)
+}
+
+/// Whether `line` names the place in the project's own code that led to an error below it.
+/// gcc prints the chain of template instantiations that ends in an error before the error,
+/// whose own place is in a library's header; the chain's last line (`t.cpp:6:60:   required
+/// from here`) is the only one that names the user's code.
+fn required_from_here(line: &Kept) -> bool {
+    line.text
         .trim_end()
-        .strip_suffix("required from here")?
-        .trim_end()
-        .ends_with(':');
-    (here && before.no + 1 == first.no).then_some(before)
+        .strip_suffix("required from here")
+        .is_some_and(|rest| rest.trim_end().ends_with(':'))
+}
+
+/// Whether `line` is pytest's `>` line over the `E` line `first`: the line of the test that
+/// failed (`>       assert total(items) == 115`), which says what was checked where the `E`
+/// lines give values.
+fn failed_source(line: &Kept, first: &Kept) -> bool {
+    own(first).starts_with("E  ") && own(line).starts_with(">  ")
+}
+
+/// A kept line after any CI system's prefix.
+fn own(line: &Kept) -> &str {
+    &line.text[frame::prefix_len(&line.text)..]
 }
 
 /// Every line whose text the plan holds, by number.
