@@ -300,7 +300,7 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
     if framed_start.starts_with("E  ") || said.failure_form(t) {
         return Class::Error;
     }
-    if quotes_code(t) || under_gutter(body) {
+    if quotes_code(t) || under_gutter(body) || raises(t) {
         return Class::Other;
     }
     match first_signal_from(body, quiet.saturating_sub(framed)) {
@@ -308,6 +308,18 @@ fn classify_clean(line: &str, framed: usize, start: &str, quiet: usize) -> Class
         Class::Error if trace::located_note(t) => Class::Other,
         class => class,
     }
+}
+
+/// Whether `t` (trimmed) is a statement that raises or throws, as a traceback quotes the
+/// source of each frame (`raise URLError(err)`, `throw new Error(msg)`): the error it names is
+/// the code's, and whether it was raised is for the lines after it to say. pytest lists whole
+/// functions of the libraries a failure passed through, and each such line was an error of a
+/// kind of its own, the rarest there is, shown before the failure's own lines.
+fn raises(t: &str) -> bool {
+    ["raise ", "throw new ", "throw "].iter().any(|s| {
+        t.strip_prefix(s)
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+    })
 }
 
 /// Whether `body` is a line of a code frame under its gutter with no number: the pointers under
@@ -401,6 +413,28 @@ mod tests {
             "TERROR and FAILSAFE are other words",
         ] {
             assert_eq!(c(line), Class::Other, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_statement_that_raises_is_code() {
+        for line in [
+            "            raise URLError('no host given')",
+            "    raise ValueError(f\"unsupported catalogue format: {kind}\")",
+            "\u{1b}[1m            raise AttributeError(\u{1b}[0m",
+            "  throw new IllegalStateException(\"closed\");",
+            "    throw TypeError('x')",
+        ] {
+            assert_eq!(c(line), Class::Other, "{line}");
+        }
+        // An event that names raising is no statement; pytest's `>` line, over its E lines,
+        // is the line that raised.
+        for line in [
+            ">               raise URLError(err)",
+            "Error: failed to raise the file limit",
+            "RuntimeError: raise ValueError() in the handler",
+        ] {
+            assert_eq!(c(line), Class::Error, "{line}");
         }
     }
 
