@@ -416,6 +416,11 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
 /// from says more than the progress lines before the end. A block whose lines left out only
 /// repeat shown ones (a second copy of a fixture's code) is left to its marker.
 fn complete_traces(sel: &mut Selection, blocks: &[ErrorBlock]) {
+    let mut said: HashSet<String> = sel
+        .shown
+        .values()
+        .map(|(k, _)| k.text.to_string())
+        .collect();
     for block in blocks.iter().rev() {
         let core = block.core();
         let shown = core
@@ -425,12 +430,11 @@ fn complete_traces(sel: &mut Selection, blocks: &[ErrorBlock]) {
         if shown == 0 || shown == core.len() {
             continue;
         }
-        let said: HashSet<&str> = sel.shown.values().map(|(k, _)| &*k.text).collect();
         let news = core.iter().any(|k| {
             !sel.shown.contains_key(&k.no) && !k.text.trim().is_empty() && !said.contains(&*k.text)
         });
-        if news {
-            sel.try_add(core, "");
+        if news && sel.try_add(core, "") {
+            said.extend(core.iter().map(|k| k.text.to_string()));
         }
     }
 }
