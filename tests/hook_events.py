@@ -31,9 +31,13 @@ SOURCE = '"""Steps of a pipeline."""\n\nimport os\n\n' + "".join(
 def read_plan(text: str) -> bool:
     """Whether `text` is SOURCE as a read plan shows it: definitions from the part it cannot
     show, each between gap markers, and no error counted as a log counts it."""
-    return bool(re.search(r"^def step_\d+\(value\):\n\[lines \d+-\d+ omitted\]$", text, re.M)) and (
-        "of this kind" not in text
-    )
+    defined = re.search(r"^def step_\d+\(value\):\n\[lines \d+-\d+ omitted\]$", text, re.M)
+    return bool(defined) and not counts_errors(text)
+
+
+def counts_errors(text: str) -> bool:
+    """Whether `text` counts error lines as a log plan does, in a gap's marker or a note."""
+    return bool(re.search(r"omitted: [\d,]+ error lines?|of this kind", text))
 
 
 def hook(name: str, event: object, *args: str, raw: bytes | None = None) -> tuple[dict[str, Any], str]:
