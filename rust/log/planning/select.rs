@@ -31,12 +31,12 @@ use super::selection::{Selection, completes_line_above};
 use crate::log::reading::class::{Class, Counts};
 use crate::log::reading::classify::classify;
 use crate::log::reading::dedup::{Dedup, Variant};
-use crate::log::reading::frame;
 use crate::log::reading::heading::{heads, is_heading, is_under};
 use crate::log::reading::keep::keep_line;
 use crate::log::reading::pass::Found;
 use crate::log::reading::store::{ErrorBlock, Kept};
 use crate::log::reading::summary::failing;
+use crate::log::reading::title;
 use crate::markers::thousands;
 use crate::plan::{Piece, Plan, Shape, gaps};
 use crate::profile::Profile;
@@ -374,11 +374,7 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
     // failure in another test still names that test.
     // A headline that the line below completes goes with it; alone, only when no line shown
     // says the same (`cannot find value `x``, not one more `mismatched types`).
-    let mut said: HashSet<String> = sel
-        .shown
-        .values()
-        .map(|(k, _)| k.text.to_string())
-        .collect();
+    let mut said = sel.shown_texts();
     for &i in &order {
         if let (false, Some((first, key))) = (headed[i], headline(&blocks[i])) {
             // A repeat goes without its `>` line: the lines of more failures say more.
@@ -416,11 +412,7 @@ fn select_errors(sel: &mut Selection, found: &Found) -> Vec<bool> {
 /// from says more than the progress lines before the end. A block whose lines left out only
 /// repeat shown ones (a second copy of a fixture's code) is left to its marker.
 fn complete_traces(sel: &mut Selection, blocks: &[ErrorBlock]) {
-    let mut said: HashSet<String> = sel
-        .shown
-        .values()
-        .map(|(k, _)| k.text.to_string())
-        .collect();
+    let mut said = sel.shown_texts();
     for block in blocks.iter().rev() {
         let core = block.core();
         let shown = core
@@ -565,12 +557,7 @@ fn required_from_here(line: &Kept) -> bool {
 /// failed (`>       assert total(items) == 115`), which says what was checked where the `E`
 /// lines give values.
 fn failed_source(line: &Kept, first: &Kept) -> bool {
-    own(first).starts_with("E  ") && own(line).starts_with(">  ")
-}
-
-/// A kept line after any CI system's prefix.
-fn own(line: &Kept) -> &str {
-    &line.text[frame::prefix_len(&line.text)..]
+    title::e_line(first.body()) && title::raised_line(line.body())
 }
 
 /// Every line whose text the plan holds, by number.

@@ -6,13 +6,14 @@
 //! candidates in priority order (the tail going back, say) is taken by a binary search over
 //! how many of them fit.
 
+use std::collections::HashSet;
+
 use super::lengths::{Lengths, Mark};
 use super::library;
 #[cfg(debug_assertions)]
 use super::render;
 use super::render::Shown;
 use crate::log::reading::class::Counts;
-use crate::log::reading::frame;
 use crate::log::reading::heading;
 use crate::log::reading::store::Kept;
 
@@ -64,14 +65,14 @@ pub(super) fn completes_line_above(above: &Kept, below: &Kept) -> bool {
         || [": |", ": |-", ": |+", ": >", ": >-", ": >+"]
             .iter()
             .any(|block| said.ends_with(block));
-    let indent = |text: &str| {
-        let own = &text[frame::prefix_len(text)..];
+    let indent = |line: &Kept| {
+        let own = line.body();
         (
             own.len() - own.trim_start().len(),
             own.trim_start().is_empty(),
         )
     };
-    let ((above_indent, _), (below_indent, blank)) = (indent(&above.text), indent(&below.text));
+    let ((above_indent, _), (below_indent, blank)) = (indent(above), indent(below));
     // A trace's first frame (under `Traceback (most recent call last):`) is no message.
     below.no == above.no + 1
         && announces
@@ -83,7 +84,7 @@ pub(super) fn completes_line_above(above: &Kept, below: &Kept) -> bool {
 /// Whether `line` only points into the line above it: carets, with the tildes, dashes and
 /// bars compilers draw around them (`    ^~~~`, `  |     ^^^^^`), after any CI prefix.
 fn points_up(line: &Kept) -> bool {
-    let body = line.text[frame::prefix_len(&line.text)..].trim();
+    let body = line.body().trim();
     body.contains('^')
         && body
             .chars()
@@ -107,6 +108,14 @@ impl Selection {
     /// Characters the rendering may take in the current step.
     pub fn room(&self) -> u64 {
         self.cap.map_or(self.limit, |cap| cap.min(self.limit))
+    }
+
+    /// The texts of the lines shown, to tell a line that says something new.
+    pub fn shown_texts(&self) -> HashSet<String> {
+        self.shown
+            .values()
+            .map(|(k, _)| k.text.to_string())
+            .collect()
     }
 
     /// Takes `lines` (and `note` on the last of them) if everything still fits.

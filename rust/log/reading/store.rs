@@ -32,6 +32,12 @@ pub struct Kept {
 }
 
 impl Kept {
+    /// The line's text after any CI system's prefix ([`super::frame`]).
+    #[must_use]
+    pub fn body(&self) -> &str {
+        &self.text[super::frame::prefix_len(&self.text)..]
+    }
+
     /// Bytes this line holds in memory, for the caps.
     #[must_use]
     pub fn weight(&self) -> usize {

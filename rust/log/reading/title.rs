@@ -26,7 +26,20 @@ pub fn failure_title(body: &str) -> bool {
 /// marked `>` that raised (`>       raise ValueError(...)`, an error line by its name).
 #[must_use]
 pub fn under_title(body: &str) -> bool {
-    body.starts_with("E ") || body.starts_with("> ")
+    e_line(body) || raised_line(body)
+}
+
+/// Whether `body` is one of the `E` lines of pytest's report, which say how a test failed.
+#[must_use]
+pub fn e_line(body: &str) -> bool {
+    body.starts_with("E ")
+}
+
+/// Whether `body` is the line of source pytest marks `>` over its `E` lines: the line of the
+/// test (or of the code it called) that failed.
+#[must_use]
+pub fn raised_line(body: &str) -> bool {
+    body.starts_with("> ")
 }
 
 #[cfg(test)]
